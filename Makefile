@@ -1,0 +1,66 @@
+# railbird — every entry point installs what it needs into .venv first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+SRC    := railbird api ingest store rules detectors sim tests bench
+
+.PHONY: install lint format test test-fast demo kafka-up kafka-down pg-up pg-down \
+        bench bench-chat bench-kafka bench-scan clean
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+lint: install
+	$(BIN)/ruff check $(SRC)
+	$(BIN)/ruff format --check $(SRC)
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+format: install
+	$(BIN)/ruff format $(SRC)
+	$(BIN)/ruff check --fix $(SRC)
+
+# The whole suite: lint, unit tests, and integration tests against a real Kafka broker and a
+# real PostgreSQL that the test fixtures start themselves (skipped locally if they cannot start,
+# a failure under CI=true).
+test: lint
+	$(BIN)/pytest
+
+test-fast: install
+	$(BIN)/pytest -m "not kafka and not postgres"
+
+demo: install
+	$(BIN)/railbird demo
+
+kafka-up:
+	scripts/kafka/kafka.sh up
+
+kafka-down:
+	scripts/kafka/kafka.sh down
+
+pg-up:
+	scripts/postgres.sh up
+
+pg-down:
+	scripts/postgres.sh down
+
+bench: bench-scan bench-chat bench-kafka
+
+bench-scan: install
+	$(BIN)/python bench/scan_bench.py
+
+bench-chat: install
+	$(BIN)/python bench/chat_speed.py
+	$(BIN)/python bench/chat_quality.py
+
+bench-kafka: install
+	$(BIN)/python bench/kafka_bench.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache var

@@ -1,0 +1,1 @@
+"""HTTP edge: flags, restrictions and investigations for analysts, investigators, chat server."""

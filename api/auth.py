@@ -1,0 +1,78 @@
+"""API keys with roles, checked as a FastAPI dependency: least privilege per route.
+
+Roles: `analyst` (flags, restrictions), `investigator` (flags, sessions with full context, chat
+log), `chat_service` (the millisecond "may this player say this?" check only), `admin` (all).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request, status
+from fastapi.security import APIKeyHeader
+
+
+class Role(StrEnum):
+    ANALYST = "analyst"
+    INVESTIGATOR = "investigator"
+    CHAT_SERVICE = "chat_service"
+    ADMIN = "admin"
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    key_id: str  # a short, non-secret fingerprint of the key, for the audit log
+    role: Role
+
+
+class KeyRing:
+    """Holds key digests, never the keys; compares in constant time."""
+
+    def __init__(self, keys: Mapping[str, str]) -> None:
+        self._by_digest: dict[bytes, Role] = {}
+        for key, role in keys.items():
+            if len(key) < 16:
+                raise ValueError("API keys must be at least 16 characters")
+            self._by_digest[self._digest(key)] = Role(role)
+
+    @staticmethod
+    def _digest(key: str) -> bytes:
+        return hashlib.sha256(key.encode("utf-8")).digest()
+
+    def lookup(self, key: str) -> Principal | None:
+        digest = self._digest(key)
+        for known, role in self._by_digest.items():
+            if hmac.compare_digest(known, digest):
+                return Principal(key_id=digest.hex()[:12], role=role)
+        return None
+
+
+api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False)
+
+
+def require(*roles: Role) -> Callable[..., Principal]:
+    allowed = set(roles) | {Role.ADMIN}
+
+    def dependency(
+        request: Request, key: Annotated[str | None, Depends(api_key_header)]
+    ) -> Principal:
+        if not key:
+            raise HTTPException(status.HTTP_401_UNAUTHORIZED, "missing X-API-Key header")
+        keyring: KeyRing = request.app.state.keyring
+        principal = keyring.lookup(key)
+        if principal is None:
+            raise HTTPException(status.HTTP_401_UNAUTHORIZED, "unknown API key")
+        if principal.role not in allowed:
+            raise HTTPException(
+                status.HTTP_403_FORBIDDEN,
+                f"role '{principal.role}' may not use this endpoint "
+                f"(needs one of: {', '.join(sorted(allowed))})",
+            )
+        return principal
+
+    return dependency

@@ -1,0 +1,57 @@
+"""Flags for analysts and investigators: filter, page, open one."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+
+from api.auth import Principal, Role, require
+from api.flag_queries import FlagFilter, get_flag, list_flags
+from api.models import FlagOut, FlagPage
+
+router = APIRouter(prefix="/v1/flags", tags=["flags"])
+Reader = Annotated[Principal, Depends(require(Role.ANALYST, Role.INVESTIGATOR))]
+
+
+@router.get("", response_model=FlagPage)
+def flags(
+    request: Request,
+    _: Reader,
+    category: str | None = None,
+    min_severity: Literal["low", "medium", "high", "critical"] | None = None,
+    player_id: str | None = None,
+    table_id: str | None = None,
+    tournament_id: str | None = None,
+    hand_id: str | None = None,
+    detector: str | None = None,
+    since: Annotated[datetime | None, Query(description="inclusive, RFC 3339")] = None,
+    until: Annotated[datetime | None, Query(description="exclusive, RFC 3339")] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    cursor: str | None = None,
+) -> FlagPage:
+    flt = FlagFilter(
+        category=category,
+        min_severity=min_severity,
+        player_id=player_id,
+        table_id=table_id,
+        tournament_id=tournament_id,
+        hand_id=hand_id,
+        detector=detector,
+        since=since,
+        until=until,
+    )
+    try:
+        rows, next_cursor = list_flags(request.app.state.engine, flt, limit, cursor)
+    except ValueError as exc:
+        raise HTTPException(422, str(exc)) from exc
+    return FlagPage(items=[FlagOut(**r) for r in rows], next_cursor=next_cursor)
+
+
+@router.get("/{flag_id}", response_model=FlagOut)
+def flag(request: Request, flag_id: str, _: Reader) -> FlagOut:
+    row = get_flag(request.app.state.engine, flag_id)
+    if row is None:
+        raise HTTPException(404, f"no flag with id {flag_id!r}")
+    return FlagOut(**row)

@@ -1,0 +1,1 @@
+"""railbird: trust-and-safety pipeline for online poker. This package is the composition root."""

@@ -1,0 +1,3 @@
+from railbird.cli import main
+
+raise SystemExit(main())

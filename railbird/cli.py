@@ -1,0 +1,56 @@
+"""`railbird` command line: parses arguments and hands off to one command module each."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from railbird import commands
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="railbird", description="Trust-and-safety pipeline for online poker."
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log every flag (INFO)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    scan = sub.add_parser("scan", help="run every detector and the rules over a file of events")
+    scan.add_argument("events", type=Path, help="JSON Lines file of contract events ('-': stdin)")
+    scan.add_argument("--out", type=Path, help="write flags here (default: stdout)")
+    scan.add_argument("--actions", type=Path, help="also write the actions the rules take")
+    scan.add_argument(
+        "--store", action="store_true", help="also store events, flags and actions in the database"
+    )
+    scan.set_defaults(handler=commands.scan)
+
+    sim = sub.add_parser("simulate", help="generate realistic traffic with injected violations")
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--tournaments", type=int, default=1)
+    sim.add_argument("--cash-tables", type=int, default=2)
+    sim.add_argument("--hours", type=float, default=1.0)
+    sim.add_argument("--players", type=int, help="players per tournament")
+    sim.add_argument("--out", type=Path, required=True, help="events JSON Lines")
+    sim.add_argument("--truth", type=Path, required=True, help="truth JSON Lines")
+    sim.set_defaults(handler=commands.simulate)
+
+    demo = sub.add_parser("demo", help="live simulated traffic -> pipeline -> SQLite -> API")
+    demo.add_argument("--port", type=int, default=8000)
+    demo.add_argument("--speed", type=float, default=1.0, help="simulated seconds per second")
+    demo.add_argument("--seed", type=int, default=7)
+    demo.add_argument("--database", type=Path, default=Path("var/demo.db"))
+    demo.set_defaults(handler=commands.demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    return int(args.handler(args))

@@ -1,0 +1,60 @@
+"""One function per CLI command: build the pieces from settings, run, report on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from contextlib import ExitStack
+from typing import IO
+
+from detectors.registry import build_detectors
+from ingest.decode import Rejected
+from ingest.jsonl_source import read_jsonl
+from ingest.scan import scan_records
+from ingest.store_writer import StoreWriter
+from rules.pipeline import Pipeline
+from store.database import make_engine, migrate
+from store.settings import StoreSettings
+
+
+def _report_reject(rejected: Rejected) -> None:
+    print(f"rejected {rejected.describe()}", file=sys.stderr)  # noqa: T201
+
+
+def scan(args: argparse.Namespace) -> int:
+    if str(args.events) != "-" and not args.events.is_file():
+        print(f"railbird scan: no such file: {args.events}", file=sys.stderr)  # noqa: T201
+        return 2
+    writer = None
+    if args.store:
+        engine = make_engine(StoreSettings().database_url)
+        migrate(engine)
+        writer = StoreWriter(engine)
+    pipeline = Pipeline(build_detectors())
+    with ExitStack() as stack:
+        flags_out: IO[bytes] = (
+            stack.enter_context(args.out.open("wb")) if args.out else sys.stdout.buffer
+        )
+        actions_out = stack.enter_context(args.actions.open("wb")) if args.actions else None
+        report = scan_records(
+            read_jsonl(args.events),
+            pipeline,
+            flags_out,
+            on_reject=_report_reject,
+            writer=writer,
+            actions_out=actions_out,
+        )
+    print(f"railbird scan: {report.summary()}", file=sys.stderr)  # noqa: T201
+    return 0
+
+
+def simulate(args: argparse.Namespace) -> int:
+    from railbird.simulate_command import run_simulate
+
+    return run_simulate(args)
+
+
+def demo(args: argparse.Namespace) -> int:
+    from railbird.demo import run_demo
+
+    return run_demo(args)

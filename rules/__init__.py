@@ -1,0 +1,1 @@
+"""Pure policy: findings become flags, flags become actions; and the one pipeline all modes run."""

@@ -1,0 +1,58 @@
+"""What railbird does about a flag: the restriction ladder the chat-muting service applies."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from rules.flags import format_ts
+
+ActionKind = Literal[
+    "warn",  # a system message to the player; no restriction
+    "mute_chat",  # no chat (text, emoji) for `duration`
+    "suspend_communication",  # no chat, emoji or SnapCam at all for `duration` (None: until lifted)
+    "refer_investigator",  # a case for a human investigator; no restriction by itself
+    "lift",  # a restriction ended early (by an analyst)
+]
+RESTRICTING_KINDS = frozenset({"mute_chat", "suspend_communication"})
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    action_id: str
+    kind: ActionKind
+    player_id: str
+    ts: datetime
+    reason: str
+    flag_ids: tuple[str, ...]
+    duration: timedelta | None = None
+    actor: str = "railbird-rules"
+
+    @property
+    def expires_at(self) -> datetime | None:
+        return None if self.duration is None else self.ts + self.duration
+
+    @property
+    def restricts(self) -> bool:
+        return self.kind in RESTRICTING_KINDS
+
+    def to_dict(self) -> dict[str, Any]:
+        expires = self.expires_at
+        return {
+            "action_id": self.action_id,
+            "kind": self.kind,
+            "player_id": self.player_id,
+            "ts": format_ts(self.ts),
+            "expires_at": None if expires is None else format_ts(expires),
+            "duration_s": None if self.duration is None else int(self.duration.total_seconds()),
+            "reason": self.reason,
+            "flag_ids": list(self.flag_ids),
+            "actor": self.actor,
+        }
+
+
+def action_id_for(kind: str, player_id: str, flag_ids: tuple[str, ...]) -> str:
+    key = f"{kind}|{player_id}|{','.join(flag_ids)}"
+    return "a-" + hashlib.blake2b(key.encode("utf-8"), digest_size=10).hexdigest()

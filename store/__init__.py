@@ -1,0 +1,1 @@
+"""The database schema and its migrations, shared by the write side (ingest) and read side (api)."""

@@ -1,0 +1,146 @@
+"""Tables railbird keeps. The site logs every conversation for retrospective investigation, so
+chat, table events and hands are stored beside the flags that point into them.
+
+Every write is an upsert on the contract's own ids: replaying the same input changes nothing.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+chat_messages = Table(
+    "chat_messages",
+    metadata,
+    Column("message_id", String(64), primary_key=True),
+    Column("ts", DateTime(timezone=True), nullable=False),
+    Column("player_id", String(64), nullable=False),
+    Column("screen_name", String(128)),
+    Column("channel", String(16), nullable=False),
+    Column("table_id", String(64)),
+    Column("tournament_id", String(64)),
+    Column("recipient_id", String(64)),
+    Column("kind", String(16), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("redacted", Boolean, nullable=False, default=False),
+    Column("extra", JSON),
+    Index("ix_chat_player_ts", "player_id", "ts"),
+    Index("ix_chat_table_ts", "table_id", "ts"),
+)
+
+table_events = Table(
+    "table_events",
+    metadata,
+    Column("event_id", String(64), primary_key=True),
+    Column("ts", DateTime(timezone=True), nullable=False),
+    Column("table_id", String(64), nullable=False),
+    Column("tournament_id", String(64)),
+    Column("action", String(16), nullable=False),
+    Column("player_id", String(64)),
+    Column("seat", Integer),
+    Column("hand_id", String(64)),
+    Column("players", JSON),
+    Column("extra", JSON),
+    Index("ix_table_events_table_ts", "table_id", "ts"),
+    Index("ix_table_events_player_ts", "player_id", "ts"),
+)
+
+hands = Table(
+    "hands",
+    metadata,
+    Column("hand_id", String(64), primary_key=True),
+    Column("table_id", String(64), nullable=False),
+    Column("tournament_id", String(64)),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("ended_at", DateTime(timezone=True), nullable=False),
+    Column("body", JSON, nullable=False),
+    Index("ix_hands_table_started", "table_id", "started_at"),
+)
+
+hand_players = Table(
+    "hand_players",
+    metadata,
+    Column("hand_id", String(64), primary_key=True),
+    Column("player_id", String(64), primary_key=True),
+    Index("ix_hand_players_player", "player_id"),
+)
+
+flags = Table(
+    "flags",
+    metadata,
+    Column("flag_id", String(32), primary_key=True),
+    Column("category", String(32), nullable=False),
+    Column("detector", String(64), nullable=False),
+    Column("severity", String(16), nullable=False),
+    Column("score", Float, nullable=False),
+    Column("ts", DateTime(timezone=True), nullable=False),
+    Column("table_id", String(64)),
+    Column("tournament_id", String(64)),
+    Column("hand_id", String(64)),
+    Column("player_ids", JSON, nullable=False),
+    Column("message_ids", JSON, nullable=False),
+    Column("explanation", Text, nullable=False),
+    Column("evidence", JSON, nullable=False),
+    Column("status", String(16), nullable=False, default="open"),
+    Index("ix_flags_ts", "ts"),
+    Index("ix_flags_category_ts", "category", "ts"),
+)
+
+flag_players = Table(
+    "flag_players",
+    metadata,
+    Column("flag_id", String(32), primary_key=True),
+    Column("player_id", String(64), primary_key=True),
+    Index("ix_flag_players_player", "player_id"),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("action_id", String(32), primary_key=True),
+    Column("kind", String(32), nullable=False),
+    Column("player_id", String(64), nullable=False),
+    Column("ts", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True)),
+    Column("reason", Text, nullable=False),
+    Column("flag_ids", JSON, nullable=False),
+    Column("actor", String(64), nullable=False),
+    Column("lifted_at", DateTime(timezone=True)),
+    Column("lifted_by", String(64)),
+    Index("ix_actions_player_ts", "player_id", "ts"),
+)
+
+audit_log = Table(
+    "audit_log",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("ts", DateTime(timezone=True), nullable=False),
+    Column("actor", String(64), nullable=False),
+    Column("action", String(64), nullable=False),
+    Column("target", String(128)),
+    Column("detail", JSON),
+)
+
+dead_letters = Table(
+    "dead_letters",
+    metadata,
+    Column("id", String(40), primary_key=True),  # source + position: a replay doesn't duplicate
+    Column("ts", DateTime(timezone=True), nullable=False),
+    Column("source", String(256), nullable=False),
+    Column("position", String(64), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("raw", Text),
+)
