@@ -1,0 +1,1 @@
+"""Pure detection: contract events plus small keyed state in, findings with evidence out."""

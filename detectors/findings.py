@@ -1,0 +1,78 @@
+"""What a detector returns: a finding, with the evidence an analyst reads in a second.
+
+A finding is not yet a flag. The pipeline turns it into a flag with a deterministic id, so that
+replaying the same input gives the same flags; `dedupe_key` is what makes two findings "the same
+flag" (by default the message or event ids that prove it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+Severity = Literal["low", "medium", "high", "critical"]
+SEVERITY_RANK: dict[str, int] = {"low": 0, "medium": 1, "high": 2, "critical": 3}
+
+Category = Literal[
+    "profanity",
+    "harassment",
+    "hate",
+    "spam",
+    "advertising",
+    "malicious_link",
+    "pii_solicitation",
+    "pii_disclosure",
+    "impersonation",
+    "in_hand_influence",
+    "coordinated_sit_out",
+    "bounty_collusion",
+    "chip_dumping",
+    "soft_play",
+]
+CATEGORIES: tuple[str, ...] = Category.__args__  # type: ignore[attr-defined]
+GROUP_CATEGORIES = frozenset(
+    {"coordinated_sit_out", "bounty_collusion", "chip_dumping", "soft_play"}
+)
+
+MeasureValue = int | float | str | bool | None | list[str] | list[int] | list[float]
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """Why: one sentence, the events that prove it, and the numbers behind the sentence."""
+
+    kind: str
+    summary: str
+    event_ids: tuple[str, ...] = ()
+    measures: dict[str, MeasureValue] = field(default_factory=dict)
+    # Top-level evidence fields the contract names (e.g. `target` for bounty collusion).
+    details: dict[str, MeasureValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    detector: str
+    category: Category
+    severity: Severity
+    score: float
+    ts: datetime
+    player_ids: tuple[str, ...]
+    evidence: Evidence
+    table_id: str | None = None
+    tournament_id: str | None = None
+    hand_id: str | None = None
+    message_ids: tuple[str, ...] = ()
+    dedupe_key: str | None = None
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.score <= 1.0:
+            raise ValueError(f"{self.detector}: score {self.score} outside [0, 1]")
+        if not self.player_ids:
+            raise ValueError(f"{self.detector}: a finding names at least one player")
+
+    @property
+    def identity(self) -> str:
+        """The stable part of a finding that the flag id is derived from."""
+        key = self.dedupe_key or ",".join(self.message_ids or self.evidence.event_ids)
+        return f"{self.category}|{self.detector}|{key}|{','.join(self.player_ids)}"

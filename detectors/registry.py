@@ -1,0 +1,42 @@
+"""Every detector railbird runs, one line each; the edges build them from settings.
+
+Adding a detector is one file plus one line in `DETECTOR_TYPES`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from detectors.coordinated_sit_out import CoordinatedSitOut
+from detectors.detector import Detector
+from detectors.profanity import Profanity
+
+DETECTOR_TYPES: tuple[type[Detector], ...] = (
+    Profanity,
+    CoordinatedSitOut,
+)
+
+
+def build_detectors(
+    overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    only: set[str] | None = None,
+) -> list[Detector]:
+    """Instantiate the registered detectors, with per-detector field overrides by name."""
+    overrides = overrides or {}
+    unknown = set(overrides) - {d.name for d in DETECTOR_TYPES}
+    if unknown:
+        raise ValueError(f"settings name unknown detectors: {sorted(unknown)}")
+    built: list[Detector] = []
+    for detector_type in DETECTOR_TYPES:
+        if only is not None and detector_type.name not in only:
+            continue
+        fields = dict(overrides.get(detector_type.name, {}))
+        if dataclasses.is_dataclass(detector_type):
+            known = {f.name for f in dataclasses.fields(detector_type)}
+            bad = set(fields) - known
+            if bad:
+                raise ValueError(f"detector {detector_type.name}: unknown settings {sorted(bad)}")
+        built.append(detector_type(**fields))
+    return built

@@ -1,0 +1,100 @@
+"""Keyed detector state with time-to-live, driven by event time.
+
+Why event time and not the wall clock: a replay of last week's file must expire state exactly as
+the live stream did, or `scan` and the Kafka workers would disagree. Why TTLs at all: the stream
+never ends, and a detector that remembers every table forever eventually exhausts memory.
+
+Keys are tuples whose first element is the *routing key* (a table id, or the player id for
+table-less chat): the same key the Kafka topics are partitioned by, so a worker that loses a
+partition in a rebalance can drop exactly the state that now belongs to someone else.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Callable, Hashable, Iterable
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+StateKey = tuple[Hashable, ...]
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+class State(Protocol):
+    """What a detector may do with its memory."""
+
+    @property
+    def now(self) -> datetime: ...
+
+    def get(self, key: StateKey, default: Any = None) -> Any: ...
+
+    def put(self, key: StateKey, value: Any, ttl: timedelta) -> None: ...
+
+    def pop(self, key: StateKey) -> Any: ...
+
+
+class TtlState:
+    """A dict whose entries expire `ttl` after their last `put`, in event time."""
+
+    __slots__ = ("_counter", "_entries", "_heap", "_now", "max_entries_seen")
+
+    def __init__(self) -> None:
+        self._entries: dict[StateKey, tuple[datetime, Any]] = {}
+        self._heap: list[tuple[datetime, int, StateKey]] = []
+        self._now = _EPOCH
+        self._counter = itertools.count()
+        self.max_entries_seen = 0
+
+    @property
+    def now(self) -> datetime:
+        return self._now
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def advance(self, now: datetime) -> None:
+        """Move event time forward (never back) and drop what has expired."""
+        if now > self._now:
+            self._now = now
+        heap, entries = self._heap, self._entries
+        while heap and heap[0][0] <= self._now:
+            expires, _, key = heapq.heappop(heap)
+            current = entries.get(key)
+            if current is not None and current[0] == expires:
+                del entries[key]
+
+    def get(self, key: StateKey, default: Any = None) -> Any:
+        entry = self._entries.get(key)
+        if entry is None or entry[0] <= self._now:
+            return default
+        return entry[1]
+
+    def put(self, key: StateKey, value: Any, ttl: timedelta) -> None:
+        expires = self._now + ttl
+        self._entries[key] = (expires, value)
+        heapq.heappush(self._heap, (expires, next(self._counter), key))
+        if len(self._heap) > 4 * len(self._entries) + 1024:
+            self._compact()
+        if len(self._entries) > self.max_entries_seen:
+            self.max_entries_seen = len(self._entries)
+
+    def pop(self, key: StateKey) -> Any:
+        entry = self._entries.pop(key, None)
+        return None if entry is None else entry[1]
+
+    def drop_routing_keys(self, routing_keys: Iterable[Hashable]) -> int:
+        """Forget every entry whose routing key is given (partitions revoked in a rebalance)."""
+        wanted = set(routing_keys)
+        return self.drop_where(lambda key: key[0] in wanted)
+
+    def drop_where(self, predicate: Callable[[StateKey], bool]) -> int:
+        doomed = [key for key in self._entries if predicate(key)]
+        for key in doomed:
+            del self._entries[key]
+        return len(doomed)
+
+    def _compact(self) -> None:
+        """Rebuild the heap from live entries so superseded expiries don't pile up."""
+        self._heap = [(exp, next(self._counter), key) for key, (exp, _) in self._entries.items()]
+        heapq.heapify(self._heap)

@@ -1,0 +1,36 @@
+"""Raw record -> contract event, or a rejection that says what was wrong and where."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from detectors.events import AnyEvent, EventError, parse_event
+from ingest.jsonl_source import RawRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    record: RawRecord
+    reason: str
+
+    def describe(self) -> str:
+        return f"{self.record.source} {self.record.position}: {self.reason}"
+
+
+def decode(record: RawRecord) -> AnyEvent | Rejected:
+    try:
+        return parse_event(record.data, where=record.position)
+    except EventError as exc:
+        return Rejected(record, exc.reason)
+
+
+def decode_all(
+    records: Iterable[RawRecord], on_reject: Callable[[Rejected], None]
+) -> Iterator[AnyEvent]:
+    for record in records:
+        result = decode(record)
+        if isinstance(result, Rejected):
+            on_reject(result)
+        else:
+            yield result
