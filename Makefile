@@ -53,14 +53,14 @@ pg-down:
 bench: bench-scan bench-chat bench-kafka
 
 bench-scan: install
-	$(BIN)/python bench/scan_bench.py
+	$(BIN)/python -m bench.scan_bench
 
 bench-chat: install
-	$(BIN)/python bench/chat_speed.py
-	$(BIN)/python bench/chat_quality.py
+	$(BIN)/python -m bench.chat_speed
+	$(BIN)/python -m bench.chat_quality
 
 bench-kafka: install
-	$(BIN)/python bench/kafka_bench.py
+	$(BIN)/python -m bench.kafka_bench
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache var

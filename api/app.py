@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fastapi import FastAPI
 from sqlalchemy import Engine
 
-from api import problems, routes_flags, routes_health
+from api import (
+    problems,
+    routes_chat,
+    routes_flags,
+    routes_health,
+    routes_investigations,
+    routes_restrictions,
+)
 from api.auth import KeyRing
+from api.chat_gate import ChatGate
+from detectors.detector import Detector
+from detectors.registry import build_detectors
 
 
-def create_app(engine: Engine, api_keys: dict[str, str]) -> FastAPI:
+def create_app(
+    engine: Engine, api_keys: dict[str, str], detectors: Sequence[Detector] | None = None
+) -> FastAPI:
     app = FastAPI(
         title="railbird",
         summary="Trust-and-safety flags, restrictions and investigations for online poker.",
@@ -17,7 +31,14 @@ def create_app(engine: Engine, api_keys: dict[str, str]) -> FastAPI:
     )
     app.state.engine = engine
     app.state.keyring = KeyRing(api_keys)
+    app.state.chat_gate = ChatGate(engine, build_detectors() if detectors is None else detectors)
     problems.install(app)
-    app.include_router(routes_health.router)
-    app.include_router(routes_flags.router)
+    for module in (
+        routes_health,
+        routes_flags,
+        routes_restrictions,
+        routes_chat,
+        routes_investigations,
+    ):
+        app.include_router(module.router)
     return app

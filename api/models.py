@@ -36,3 +36,64 @@ class Health(BaseModel):
     status: Literal["ok", "degraded"]
     database: Literal["ok", "unreachable"]
     version: str
+
+
+class RestrictionOut(BaseModel):
+    action_id: str
+    kind: Literal["mute_chat", "suspend_communication"]
+    player_id: str
+    ts: datetime
+    expires_at: datetime | None
+    reason: str
+    actor: str
+    flag_ids: list[str]
+    lifted_at: datetime | None
+    lifted_by: str | None
+    active: bool
+
+
+class RestrictionIn(BaseModel):
+    player_id: str = Field(min_length=1, max_length=64)
+    kind: Literal["mute_chat", "suspend_communication"]
+    duration_minutes: int | None = Field(
+        default=None, ge=1, le=525_600, description="null: until lifted"
+    )
+    reason: str = Field(min_length=3, max_length=500)
+    flag_ids: list[str] = Field(default_factory=list, max_length=100)
+
+
+class LiftIn(BaseModel):
+    reason: str = Field(min_length=3, max_length=500)
+
+
+class ChatCheckIn(BaseModel):
+    player_id: str = Field(min_length=1, max_length=64)
+    text: str = Field(default="", max_length=2000)
+    kind: Literal["text", "emoji", "snapcam"] = "text"
+    channel: Literal["table", "tournament", "lobby", "private"] = "table"
+    table_id: str | None = None
+    tournament_id: str | None = None
+    recipient_id: str | None = None
+
+
+class ChatCheckOut(BaseModel):
+    decision: Literal["allow", "block"]
+    reasons: list[str]
+    categories: list[str]
+    restriction: RestrictionOut | None
+    checked_in_ms: float
+
+
+class ContextOut(BaseModel):
+    flag: FlagOut
+    chat: list[dict[str, Any]]
+    table_events: list[dict[str, Any]]
+    hands: list[dict[str, Any]]
+    window_from: datetime
+    window_to: datetime
+
+
+class PlayerHistoryOut(BaseModel):
+    player_id: str
+    flags: list[FlagOut]
+    restrictions: list[RestrictionOut]

@@ -35,6 +35,7 @@ class LiveFeed(threading.Thread):
         *,
         speed: float = 1.0,
         flush_every: float = 0.5,
+        live_from: datetime | None = None,
     ) -> None:
         super().__init__(name="railbird-live-feed", daemon=True)
         if speed <= 0:
@@ -44,6 +45,8 @@ class LiveFeed(threading.Thread):
         self.writer = writer
         self.speed = speed
         self.flush_every = flush_every
+        # Records before `live_from` are history: processed at once, without pacing.
+        self.live_from = live_from
         self.stopping = threading.Event()
         self.events_done = 0
         self.flags_done = 0
@@ -66,7 +69,7 @@ class LiveFeed(threading.Thread):
             except EventError as exc:
                 log.warning("skipping %s", exc)
                 continue
-            sim_start = sim_start or event.time
+            sim_start = sim_start or max(event.time, self.live_from or event.time)
             due = wall_start + (event.time - sim_start).total_seconds() / self.speed
             while (delay := due - time.monotonic()) > 0 and not self.stopping.is_set():
                 if events and time.monotonic() - last_flush >= self.flush_every:

@@ -43,6 +43,22 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=7)
     demo.add_argument("--database", type=Path, default=Path("var/demo.db"))
     demo.set_defaults(handler=commands.demo)
+
+    from railbird.produce_command import run_produce
+    from railbird.run_command import run_worker
+
+    run = sub.add_parser("run", help="Kafka worker: consume the input topics through the pipeline")
+    run.add_argument("--metrics-port", type=int, help="serve Prometheus /metrics on this port")
+    run.add_argument(
+        "--exit-when-idle", type=float, metavar="SECONDS", help="exit once caught up this long"
+    )
+    run.add_argument("--no-store", action="store_true", help="do not write to the database")
+    run.set_defaults(handler=run_worker)
+
+    produce = sub.add_parser("produce", help="replay a file of events into the Kafka topics")
+    produce.add_argument("events", type=Path, help="JSON Lines file of events ('-': stdin)")
+    produce.add_argument("--rate", type=float, help="records per second (default: full speed)")
+    produce.set_defaults(handler=run_produce)
     return parser
 
 

@@ -33,9 +33,13 @@ def _events_only(config: SimConfig) -> Iterator[dict[str, Any]]:
             yield record
 
 
-def demo_config(seed: int) -> SimConfig:
-    """A small, lively day that starts now: violations show up within the first minute."""
-    start = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=5)
+HISTORY = timedelta(minutes=20)
+
+
+def demo_config(seed: int, now: datetime) -> SimConfig:
+    """A small, lively day that began 20 minutes ago: the history is processed at once, so the
+    API has flags to show immediately, and the rest plays live from now."""
+    start = now.replace(microsecond=0) - HISTORY
     return SimConfig(
         seed=seed,
         tournaments=1,
@@ -64,15 +68,18 @@ def run_demo(args: argparse.Namespace) -> int:
     if not api_keys:
         demo_key = "demo-" + secrets.token_urlsafe(18)
         api_keys[demo_key] = "admin"
+    now = datetime.now(UTC)
     feed = LiveFeed(
-        _events_only(demo_config(args.seed)),
+        _events_only(demo_config(args.seed, now)),
         Pipeline(build_detectors()),
         StoreWriter(engine),
         speed=args.speed,
+        live_from=now,
     )
     feed.start()
     base = f"http://{settings.host}:{args.port}"
-    _say("railbird demo: simulated traffic is flowing into the pipeline and var/demo.db")
+    _say(f"railbird demo: simulated traffic is flowing into the pipeline and {args.database}")
+    _say(f"  (the simulated day began {HISTORY} ago; that history is loaded first, then live)")
     _say(f"  API docs (OpenAPI):  {base}/docs")
     _say(f"  health:              {base}/health")
     _say(f"  flags:               {base}/v1/flags   (header X-API-Key)")

@@ -1,0 +1,92 @@
+"""The chat server's question, "may this player say this?", answered in well under a millisecond.
+
+Two checks: is the player restricted now (a mute blocks chat and emoji; a communication
+suspension blocks SnapCam too), and would the message itself break the chat rules. Restrictions
+are read from the store in one bulk query at most every `refresh` seconds and held in memory, so
+the hot path never waits on the database; the content check runs the same detectors as the
+pipeline, on a fresh state (a single message cannot be flooding).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from sqlalchemy import Engine
+
+from api.restriction_store import Restriction, active_restrictions
+from detectors.detector import Detector
+from detectors.events import ChatEvent
+from detectors.findings import SEVERITY_RANK, Finding
+from detectors.state import TtlState
+
+# Categories the chat server should hold back rather than deliver.
+BLOCKING = frozenset(
+    {"hate", "harassment", "malicious_link", "impersonation", "advertising", "pii_disclosure"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    decision: str  # allow | block
+    reasons: tuple[str, ...]
+    restriction: Restriction | None = None
+    findings: tuple[Finding, ...] = field(default=())
+
+
+def blocks(restriction: Restriction, kind: str) -> bool:
+    return restriction.kind == "suspend_communication" or kind in ("text", "emoji")
+
+
+class ChatGate:
+    def __init__(self, engine: Engine, detectors: Sequence[Detector], refresh: float = 1.0) -> None:
+        self.engine = engine
+        self.detectors = tuple(detectors)
+        self.refresh = refresh
+        self._by_player: dict[str, list[Restriction]] = {}
+        self._loaded_at = float("-inf")
+        self._lock = threading.Lock()
+
+    def invalidate(self) -> None:
+        """Called after an analyst applies or lifts a restriction: the next check reloads."""
+        self._loaded_at = float("-inf")
+
+    def _restrictions_for(self, player_id: str, now: datetime) -> list[Restriction]:
+        if time.monotonic() - self._loaded_at > self.refresh:
+            with self._lock:
+                if time.monotonic() - self._loaded_at > self.refresh:
+                    by_player: dict[str, list[Restriction]] = {}
+                    for r in active_restrictions(self.engine, now):
+                        by_player.setdefault(r.player_id, []).append(r)
+                    self._by_player = by_player
+                    self._loaded_at = time.monotonic()
+        return [r for r in self._by_player.get(player_id, ()) if r.active_at(now)]
+
+    def check(self, message: ChatEvent) -> Verdict:
+        now = datetime.now(UTC)
+        for restriction in self._restrictions_for(message.player_id, now):
+            if blocks(restriction, message.kind):
+                until = restriction.expires_at.isoformat() if restriction.expires_at else "lifted"
+                return Verdict(
+                    "block",
+                    (f"player is under {restriction.kind} until {until}: {restriction.reason}",),
+                    restriction=restriction,
+                )
+        findings: list[Finding] = []
+        for detector in self.detectors:
+            state = TtlState()
+            state.advance(message.ts)
+            findings.extend(detector.detect(message, state))
+        blocking = [
+            f
+            for f in findings
+            if f.category in BLOCKING or SEVERITY_RANK[f.severity] >= SEVERITY_RANK["high"]
+        ]
+        if blocking:
+            return Verdict(
+                "block", tuple(f.evidence.summary for f in blocking), findings=tuple(findings)
+            )
+        return Verdict("allow", tuple(f.evidence.summary for f in findings), findings=tuple(findings))

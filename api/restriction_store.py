@@ -1,0 +1,154 @@
+"""Restrictions (mutes, suspensions) and the audit log: the API's own reads and writes.
+
+Restrictions live in the `actions` table beside the ones the rules applied automatically, so one
+query answers "is this player restricted now?" whoever restricted them. Every manual change is
+written to the audit log in the same transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Connection, Engine, and_, insert, or_, select, update
+
+from api.flag_queries import as_utc
+from store import schema
+
+RESTRICTING = ("mute_chat", "suspend_communication")
+
+
+@dataclass(frozen=True, slots=True)
+class Restriction:
+    action_id: str
+    kind: str
+    player_id: str
+    ts: datetime
+    expires_at: datetime | None
+    reason: str
+    actor: str
+    flag_ids: tuple[str, ...]
+    lifted_at: datetime | None = None
+    lifted_by: str | None = None
+
+    def active_at(self, now: datetime) -> bool:
+        return self.lifted_at is None and (self.expires_at is None or self.expires_at > now)
+
+
+def _restriction(row: Any) -> Restriction:
+    m = row._mapping
+    return Restriction(
+        action_id=m["action_id"],
+        kind=m["kind"],
+        player_id=m["player_id"],
+        ts=as_utc(m["ts"]),
+        expires_at=None if m["expires_at"] is None else as_utc(m["expires_at"]),
+        reason=m["reason"],
+        actor=m["actor"],
+        flag_ids=tuple(m["flag_ids"] or ()),
+        lifted_at=None if m["lifted_at"] is None else as_utc(m["lifted_at"]),
+        lifted_by=m["lifted_by"],
+    )
+
+
+def _active_clause(now: datetime) -> Any:
+    a = schema.actions.c
+    return and_(
+        a.kind.in_(RESTRICTING),
+        a.lifted_at.is_(None),
+        or_(a.expires_at.is_(None), a.expires_at > now),
+    )
+
+
+def active_restrictions(engine: Engine, now: datetime) -> list[Restriction]:
+    query = select(schema.actions).where(_active_clause(now))
+    with engine.connect() as conn:
+        return [_restriction(r) for r in conn.execute(query)]
+
+
+def player_restrictions(
+    engine: Engine, player_id: str, now: datetime, active_only: bool
+) -> list[Restriction]:
+    a = schema.actions.c
+    query = select(schema.actions).where(a.player_id == player_id, a.kind.in_(RESTRICTING))
+    if active_only:
+        query = query.where(_active_clause(now))
+    with engine.connect() as conn:
+        return [_restriction(r) for r in conn.execute(query.order_by(a.ts.desc()))]
+
+
+def get_restriction(engine: Engine, action_id: str) -> Restriction | None:
+    query = select(schema.actions).where(
+        schema.actions.c.action_id == action_id, schema.actions.c.kind.in_(RESTRICTING)
+    )
+    with engine.connect() as conn:
+        row = conn.execute(query).first()
+    return None if row is None else _restriction(row)
+
+
+def _audit(conn: Connection, actor: str, action: str, target: str, detail: dict[str, Any]) -> None:
+    conn.execute(
+        insert(schema.audit_log).values(
+            ts=datetime.now(UTC), actor=actor, action=action, target=target, detail=detail
+        )
+    )
+
+
+def apply_restriction(
+    engine: Engine,
+    *,
+    player_id: str,
+    kind: str,
+    duration: timedelta | None,
+    reason: str,
+    actor: str,
+    flag_ids: tuple[str, ...],
+    now: datetime,
+) -> Restriction:
+    key = f"manual|{kind}|{player_id}|{actor}|{now.isoformat()}"
+    action_id = "a-" + hashlib.blake2b(key.encode(), digest_size=10).hexdigest()
+    restriction = Restriction(
+        action_id=action_id,
+        kind=kind,
+        player_id=player_id,
+        ts=now,
+        expires_at=None if duration is None else now + duration,
+        reason=reason,
+        actor=actor,
+        flag_ids=flag_ids,
+    )
+    with engine.begin() as conn:
+        conn.execute(
+            insert(schema.actions).values(
+                action_id=action_id,
+                kind=kind,
+                player_id=player_id,
+                ts=now,
+                expires_at=restriction.expires_at,
+                reason=reason,
+                flag_ids=list(flag_ids),
+                actor=actor,
+            )
+        )
+        _audit(conn, actor, "restriction.apply", player_id,
+               {"action_id": action_id, "kind": kind, "reason": reason})
+    return restriction
+
+
+def lift_restriction(
+    engine: Engine, action_id: str, actor: str, reason: str, now: datetime
+) -> Restriction | None:
+    """Lift an active restriction; None when there is none with that id (or it already ended)."""
+    a = schema.actions.c
+    with engine.begin() as conn:
+        lifted = conn.execute(
+            update(schema.actions)
+            .where(a.action_id == action_id, _active_clause(now))
+            .values(lifted_at=now, lifted_by=actor)
+        ).rowcount
+        if not lifted:
+            return None
+        _audit(conn, actor, "restriction.lift", action_id, {"reason": reason})
+    return get_restriction(engine, action_id)

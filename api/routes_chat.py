@@ -1,0 +1,45 @@
+"""POST /v1/chat/check — the chat server asks before it delivers a message."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
+
+from api.auth import Principal, Role, require
+from api.chat_gate import ChatGate
+from api.models import ChatCheckIn, ChatCheckOut
+from api.routes_restrictions import restriction_out
+from detectors.events import ChatEvent
+
+router = APIRouter(prefix="/v1/chat", tags=["chat"])
+ChatService = Annotated[Principal, Depends(require(Role.CHAT_SERVICE))]
+
+
+@router.post("/check", response_model=ChatCheckOut)
+def check(request: Request, body: ChatCheckIn, _: ChatService) -> ChatCheckOut:
+    started = time.perf_counter()
+    now = datetime.now(UTC)
+    message = ChatEvent(
+        type="chat",
+        message_id="check",
+        ts=now,
+        player_id=body.player_id,
+        channel=body.channel,
+        table_id=body.table_id,
+        tournament_id=body.tournament_id,
+        recipient_id=body.recipient_id,
+        kind=body.kind,
+        text=body.text,
+    )
+    gate: ChatGate = request.app.state.chat_gate
+    verdict = gate.check(message)
+    return ChatCheckOut(
+        decision=verdict.decision,  # type: ignore[arg-type]
+        reasons=list(verdict.reasons),
+        categories=sorted({f.category for f in verdict.findings}),
+        restriction=None if verdict.restriction is None else restriction_out(verdict.restriction, now),
+        checked_in_ms=round((time.perf_counter() - started) * 1000, 3),
+    )

@@ -1,0 +1,52 @@
+"""Investigators: a flag with its full context, and a player's record of flags and restrictions."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+
+from api.auth import Principal, Role, require
+from api.context_queries import flag_context, player_flags
+from api.flag_queries import get_flag
+from api.models import ContextOut, FlagOut, PlayerHistoryOut
+from api.restriction_store import player_restrictions
+from api.routes_restrictions import restriction_out
+
+router = APIRouter(prefix="/v1", tags=["investigations"])
+Investigator = Annotated[Principal, Depends(require(Role.INVESTIGATOR))]
+
+
+@router.get("/flags/{flag_id}/context", response_model=ContextOut)
+def context(
+    request: Request,
+    flag_id: str,
+    _: Investigator,
+    window_minutes: Annotated[int, Query(ge=1, le=24 * 60)] = 10,
+) -> ContextOut:
+    engine = request.app.state.engine
+    flag = get_flag(engine, flag_id)
+    if flag is None:
+        raise HTTPException(404, f"no flag with id {flag_id!r}")
+    found = flag_context(engine, flag, timedelta(minutes=window_minutes))
+    return ContextOut(**{**found, "flag": FlagOut(**flag)})
+
+
+@router.get("/players/{player_id}/history", response_model=PlayerHistoryOut)
+def history(
+    request: Request,
+    player_id: str,
+    _: Investigator,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> PlayerHistoryOut:
+    engine = request.app.state.engine
+    now = datetime.now(UTC)
+    return PlayerHistoryOut(
+        player_id=player_id,
+        flags=[FlagOut(**f) for f in player_flags(engine, player_id, limit)],
+        restrictions=[
+            restriction_out(r, now)
+            for r in player_restrictions(engine, player_id, now, active_only=False)
+        ],
+    )

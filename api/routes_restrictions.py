@@ -1,0 +1,77 @@
+"""Restrictions for analysts (apply, lift, list) and the chat server (list active)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, HTTPException, Request, status
+
+from api.auth import Principal, Role, require
+from api.models import LiftIn, RestrictionIn, RestrictionOut
+from api.restriction_store import (
+    Restriction,
+    apply_restriction,
+    get_restriction,
+    lift_restriction,
+    player_restrictions,
+)
+
+router = APIRouter(prefix="/v1/restrictions", tags=["restrictions"])
+Analyst = Annotated[Principal, Depends(require(Role.ANALYST))]
+Reader = Annotated[Principal, Depends(require(Role.ANALYST, Role.CHAT_SERVICE, Role.INVESTIGATOR))]
+
+
+def restriction_out(r: Restriction, now: datetime) -> RestrictionOut:
+    return RestrictionOut(
+        action_id=r.action_id,
+        kind=r.kind,  # type: ignore[arg-type]
+        player_id=r.player_id,
+        ts=r.ts,
+        expires_at=r.expires_at,
+        reason=r.reason,
+        actor=r.actor,
+        flag_ids=list(r.flag_ids),
+        lifted_at=r.lifted_at,
+        lifted_by=r.lifted_by,
+        active=r.active_at(now),
+    )
+
+
+@router.get("", response_model=list[RestrictionOut])
+def list_for_player(
+    request: Request, _: Reader, player_id: str, active: bool = True
+) -> list[RestrictionOut]:
+    now = datetime.now(UTC)
+    found = player_restrictions(request.app.state.engine, player_id, now, active_only=active)
+    return [restriction_out(r, now) for r in found]
+
+
+@router.post("", response_model=RestrictionOut, status_code=status.HTTP_201_CREATED)
+def apply(request: Request, body: RestrictionIn, who: Analyst) -> RestrictionOut:
+    now = datetime.now(UTC)
+    restriction = apply_restriction(
+        request.app.state.engine,
+        player_id=body.player_id,
+        kind=body.kind,
+        duration=None if body.duration_minutes is None else timedelta(minutes=body.duration_minutes),
+        reason=body.reason,
+        actor=f"key:{who.key_id}",
+        flag_ids=tuple(body.flag_ids),
+        now=now,
+    )
+    request.app.state.chat_gate.invalidate()
+    return restriction_out(restriction, now)
+
+
+@router.post("/{action_id}/lift", response_model=RestrictionOut)
+def lift(request: Request, action_id: str, body: LiftIn, who: Analyst) -> RestrictionOut:
+    now = datetime.now(UTC)
+    engine = request.app.state.engine
+    lifted = lift_restriction(engine, action_id, f"key:{who.key_id}", body.reason, now)
+    if lifted is None:
+        if get_restriction(engine, action_id) is None:
+            raise HTTPException(404, f"no restriction with id {action_id!r}")
+        raise HTTPException(409, f"restriction {action_id!r} is no longer active")
+    request.app.state.chat_gate.invalidate()
+    return restriction_out(lifted, now)

@@ -1,0 +1,57 @@
+"""`railbird demo` end to end: a real server process serves flags from live simulated traffic."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+KEY = "demo-test-key-0123456789"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_demo_serves_flags_within_a_minute(tmp_path: Path) -> None:
+    port = _free_port()
+    env = {**os.environ, "RAILBIRD_API_KEYS": json.dumps({KEY: "analyst"})}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "railbird", "demo", "--port", str(port),
+         "--database", str(tmp_path / "demo.db"), "--speed", "1"],
+        env=env, stderr=subprocess.PIPE, text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    flags: list[dict[str, object]] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not flags:
+            assert process.poll() is None, process.stderr.read() if process.stderr else ""
+            try:
+                health = httpx.get(f"{base}/health", timeout=2)
+                if health.status_code == 200:
+                    page = httpx.get(f"{base}/v1/flags", headers={"X-API-Key": KEY}, timeout=2)
+                    assert page.status_code == 200, page.text
+                    flags = page.json()["items"]
+            except httpx.TransportError:
+                pass
+            time.sleep(0.5)
+        assert flags, "no flag served within a minute"
+        docs = httpx.get(f"{base}/openapi.json", timeout=5).json()
+        assert "/v1/flags" in docs["paths"] and "/v1/chat/check" in docs["paths"]
+    finally:
+        process.terminate()
+        try:
+            out = process.communicate(timeout=15)[1]
+        except subprocess.TimeoutExpired:
+            process.kill()
+            out = process.communicate()[1]
+    assert f"{base}/docs" in out, "the demo prints what to open"
