@@ -5,7 +5,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 SRC    := railbird api ingest store rules detectors sim tests bench
 
-.PHONY: install lint format test test-fast demo kafka-up kafka-down pg-up pg-down \
+.PHONY: install lint format test test-fast demo kafka-fetch kafka-up kafka-down kafka-status \
+        pg-up pg-down \
         bench bench-chat bench-kafka bench-scan clean
 
 $(STAMP): pyproject.toml
@@ -38,11 +39,17 @@ test-fast: install
 demo: install
 	$(BIN)/railbird demo
 
-kafka-up:
-	scripts/kafka/kafka.sh up
+kafka-fetch:
+	scripts/kafka/kafka.sh fetch
+
+kafka-up: install
+	scripts/kafka/kafka.sh up && scripts/kafka/kafka.sh topics
 
 kafka-down:
 	scripts/kafka/kafka.sh down
+
+kafka-status:
+	scripts/kafka/kafka.sh status
 
 pg-up:
 	scripts/postgres.sh up

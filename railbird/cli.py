@@ -33,6 +33,10 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--cash-tables", type=int, default=2)
     sim.add_argument("--hours", type=float, default=1.0)
     sim.add_argument("--players", type=int, help="players per tournament")
+    sim.add_argument(
+        "--intensity", type=float, help="collusion teams act on this share of opportunities"
+    )
+    sim.add_argument("--violation-scale", type=float, help="multiplies every chat-violation rate")
     sim.add_argument("--out", type=Path, required=True, help="events JSON Lines")
     sim.add_argument("--truth", type=Path, required=True, help="truth JSON Lines")
     sim.set_defaults(handler=commands.simulate)

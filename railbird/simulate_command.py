@@ -18,8 +18,12 @@ def run_simulate(args: argparse.Namespace) -> int:
         "cash_tables": args.cash_tables,
         "hours": args.hours,
     }
-    if args.players is not None:
-        fields["players_per_tournament"] = args.players
+    optional = {
+        "players_per_tournament": args.players,
+        "team_intensity": args.intensity,
+        "violation_scale": args.violation_scale,
+    }
+    fields.update({name: value for name, value in optional.items() if value is not None})
     config = SimConfig(**fields)  # type: ignore[arg-type]
     started = time.perf_counter()
     stats = write_simulation(config, args.out, args.truth)

@@ -1,0 +1,1 @@
+"""Traffic simulator: realistic poker events with injected violations and their truth."""

@@ -1,0 +1,79 @@
+"""Knobs for one simulated day: scale, structure, and how much abuse and collusion to inject.
+
+Rates are expected injections per table-hour so that a bigger day gets proportionally more
+violations, the way a real site does; group violations are counted per tournament because a
+team is a handful of accounts whatever the field size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRates:
+    """Expected injected violations per table-hour (spam: episodes, each several messages)."""
+
+    profanity: float = 0.5
+    harassment: float = 0.35
+    hate: float = 0.1
+    spam: float = 0.25
+    advertising: float = 0.12
+    malicious_link: float = 0.08
+    pii_solicitation: float = 0.15
+    pii_disclosure: float = 0.1
+    impersonation: float = 0.06
+    in_hand_influence: float = 0.5
+    bot_waves_per_hour: float = 0.4  # site-wide lobby waves of one text from many accounts
+
+
+@dataclass(frozen=True, slots=True)
+class SimConfig:
+    seed: int = 0
+    tournaments: int = 2
+    cash_tables: int = 4
+    hours: float = 3.0
+    start: datetime = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
+    players_per_tournament: int = 180
+    table_size: int = 9
+    cash_table_size: int = 6
+    bounty_share: float = 0.5  # share of tournaments with a fixed bounty on every head
+    starting_stack: int = 20_000  # 200 big blinds at the first level
+    bounty: int = 500
+    level_minutes: float = 20.0
+    ante_from_level: int = 4
+    break_every_minutes: float = 60.0
+    break_minutes: float = 5.0
+    tournament_stagger_minutes: float = 15.0
+    cash_big_blind: int = 100  # cents
+    chat_scale: float = 1.0  # multiplies honest chat volume
+    violation_scale: float = 1.0  # multiplies every ChatRates entry
+    rates: ChatRates = field(default_factory=ChatRates)
+    # Collusion teams: intensity is the probability that a team acts on each opportunity.
+    team_intensity: float = 0.5
+    # When set, team k gets team_intensities[k % len] instead: one day, several intensities.
+    team_intensities: tuple[float, ...] = ()
+    # Bounty tournaments only; capped at one team per 60 entrants so a small field stays honest.
+    bounty_teams_per_tournament: int = 3
+    sitout_teams_per_tournament: int = 1
+    team_size_min: int = 2
+    team_size_max: int = 3
+    sitout_opportunity_minutes: float = 6.0
+    sitout_planning_chat: float = 0.4  # chance an episode is preceded by a planning message
+    chip_dump_pairs: int = 1  # across cash tables
+    soft_play_pairs: int = 1  # across cash tables
+    # Hard negatives: legitimate behaviour that looks like a violation.
+    hard_negatives: bool = True
+    break_sit_out_share: float = 0.35  # clients that sit out when a scheduled break starts
+    mass_disconnects_per_tournament: int = 1
+    railbirds_per_table: float = 0.5  # expected observers chatting at a table
+
+    def intensity(self, team_index: int) -> float:
+        if self.team_intensities:
+            return self.team_intensities[team_index % len(self.team_intensities)]
+        return self.team_intensity
+
+    def rate(self, category: str) -> float:
+        value: float = getattr(self.rates, category)
+        return value * self.violation_scale

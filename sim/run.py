@@ -1,0 +1,91 @@
+"""Entry points: `simulate` yields one day of traffic in time order; `write_simulation` saves it.
+
+Every tournament and cash table is an independent, lazily generated, time-ordered stream; a heap
+merge interleaves them, so memory holds roughly one hand per table rather than the whole day.
+"""
+
+from __future__ import annotations
+
+import heapq
+import operator
+import random
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import orjson
+
+from sim.cash_table import CashRun
+from sim.config import SimConfig
+from sim.lobby import lobby_stream
+from sim.stream import Ids, Item, to_ms
+from sim.tournament import TournamentRun
+
+
+@dataclass(slots=True)
+class SimStats:
+    events: int = 0
+    truth_records: int = 0
+    hands: int = 0
+    chat_messages: int = 0
+    seconds: float = 0.0
+    truth_by_category: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def events_per_second(self) -> float:
+        return self.events / self.seconds if self.seconds else 0.0
+
+
+def _streams(config: SimConfig) -> list[Iterator[Item]]:
+    ids = Ids()
+    start = to_ms(config.start)
+    end = start + int(config.hours * 3_600_000)
+    rng = random.Random(f"{config.seed}:day")
+    streams: list[Iterator[Item]] = []
+    for k in range(config.tournaments):
+        begin = start + int(k * config.tournament_stagger_minutes * 60_000)
+        if begin >= end:
+            break
+        bounty = config.bounty_share > 0 and (k == 0 or rng.random() < config.bounty_share)
+        streams.append(TournamentRun(config, ids, begin, end, bounty).run())
+    pairs: list[list[str]] = [[] for _ in range(config.cash_tables)]
+    if config.cash_tables:
+        slots = ["chip_dumping"] * config.chip_dump_pairs + ["soft_play"] * config.soft_play_pairs
+        for k, category in enumerate(slots):
+            pairs[k % config.cash_tables].append(category)
+    for k in range(config.cash_tables):
+        streams.append(CashRun(config, ids, k, start, end, pairs[k]).run())
+    streams.append(lobby_stream(config, ids, start, end))
+    return streams
+
+
+def simulate(config: SimConfig) -> Iterator[tuple[Literal["event", "truth"], dict[str, Any]]]:
+    """Yields contract events in non-decreasing event time (chat/table: ts, hand: ended_at),
+    interleaved with truth records."""
+    for _, _, kind, record in heapq.merge(*_streams(config), key=operator.itemgetter(0)):
+        yield kind, record
+
+
+def write_simulation(config: SimConfig, events_path: Path, truth_path: Path) -> SimStats:
+    stats = SimStats()
+    began = time.perf_counter()
+    dumps = orjson.dumps
+    with events_path.open("wb") as events, truth_path.open("wb") as truth:
+        for kind, record in simulate(config):
+            if kind == "event":
+                events.write(dumps(record) + b"\n")
+                stats.events += 1
+                kind_of = record["type"]
+                if kind_of == "hand":
+                    stats.hands += 1
+                elif kind_of == "chat":
+                    stats.chat_messages += 1
+            else:
+                truth.write(dumps(record) + b"\n")
+                stats.truth_records += 1
+                stats.truth_by_category[record.get("category") or record["hard_negative"]] += 1
+    stats.seconds = time.perf_counter() - began
+    return stats

@@ -1,0 +1,128 @@
+"""One table: seats, the button, and playing a hand with everything a real table emits around it.
+
+Tournament and cash-game code own who sits where and when; this module turns "deal a hand now"
+into `hand_start`, the engine's hand history, `hand_end`, timeouts, and the chat around the hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sim import table_chat
+from sim.config import SimConfig
+from sim.holdem import play_hand
+from sim.players import HonestPolicy, Player, TimeoutPolicy
+from sim.stream import Outbox, from_ms, to_ms
+from sim.table_view import HandResult, Policy, SeatState
+from sim.teams import Team
+
+# (ms, action, player, token): the owner's agenda for sit-outs and drops that outlive a hand.
+Schedule = Callable[[int, str, Player, int], None]
+
+
+@dataclass(slots=True)
+class TableRun:
+    table_id: str
+    tournament_id: str | None
+    size: int
+    out: Outbox
+    cfg: SimConfig
+    rng: random.Random
+    schedule: Schedule
+    clock: int
+    seats: dict[int, Player] = field(default_factory=dict)
+    railbirds: list[Player] = field(default_factory=list)
+    policies: dict[str, Policy] = field(default_factory=dict)
+    button: int = 0
+    hands: int = 0
+    last_ended: int = 0
+
+    def free_seats(self) -> list[int]:
+        return [s for s in range(1, self.size + 1) if s not in self.seats]
+
+    def seat(self, player: Player, seat: int, ms: int, policy: Policy | None = None) -> None:
+        self.seats[seat] = player
+        player.table_id, player.seat, player.available_ms = self.table_id, seat, ms
+        self.policies[player.pid] = policy or self.policies.get(player.pid) or HonestPolicy(player)
+        self.out.table(ms, self.table_id, self.tournament_id, "join", player.pid, seat)
+
+    def unseat(self, player: Player, ms: int) -> None:
+        if player.seat is not None and self.seats.get(player.seat) is player:
+            del self.seats[player.seat]
+            self.out.table(ms, self.table_id, self.tournament_id, "leave", player.pid, player.seat)
+        player.table_id = player.seat = None
+
+    def play(self, small_blind: int, big_blind: int, ante: int) -> HandResult | None:
+        """Deal one hand at `clock`; returns None when fewer than two players can be dealt in."""
+        start = self.clock
+        dealt = [p for _, p in sorted(self.seats.items()) if p.available_ms <= start and p.stack]
+        if len(dealt) < 2:
+            return None
+        seats_in = [p.seat or 0 for p in dealt]
+        self.button = next((s for s in seats_in if s > self.button), seats_in[0])
+        out, rng = self.out, self.rng
+        hand_id = out.ids.hand()
+        out.table(
+            start,
+            self.table_id,
+            self.tournament_id,
+            "hand_start",
+            hand_id=hand_id,
+            players=[p.pid for p in dealt],
+        )
+        policies: dict[str, Policy] = {}
+        timed_out: list[Player] = []
+        for p in dealt:
+            if not p.away and p.timeout_per_hand and rng.random() < p.timeout_per_hand:
+                policies[p.pid] = TimeoutPolicy()
+                timed_out.append(p)
+            else:
+                policies[p.pid] = self.policies[p.pid]
+        result = play_hand(
+            hand_id=hand_id,
+            table_id=self.table_id,
+            tournament_id=self.tournament_id,
+            started_at=from_ms(start),
+            button_seat=self.button,
+            seats=[SeatState(p.seat or 0, p.pid, p.stack, p.bounty, p.away) for p in dealt],
+            small_blind=small_blind,
+            big_blind=big_blind,
+            ante=ante,
+            policies=policies,
+            rng=rng,
+        )
+        end = to_ms(result.ended_at)
+        out.table(end, self.table_id, self.tournament_id, "hand_end", hand_id=hand_id)
+        out.put(end, result.hand)
+        for p in timed_out:
+            fold = result.fold_times.get(p.pid)
+            if fold is not None:
+                out.table(to_ms(fold), self.table_id, self.tournament_id, "timeout", p.pid, p.seat)
+                if rng.random() < 0.5:  # the site sits out a player who timed out
+                    token = rng.randrange(1, 1 << 30)
+                    self.schedule(end + 200, "sit_out", p, token)
+                    self.schedule(end + rng.randint(20_000, 240_000), "sit_in", p, token)
+        self._settle(dealt, result, start, big_blind)
+        self.hands += 1
+        self.last_ended = end
+        gap = table_chat.around_hand(self, dealt, result, start, end, big_blind)
+        self.clock = end + max(gap, rng.randint(2_500, 6_000))
+        return result
+
+    def _settle(self, dealt: list[Player], result: HandResult, start: int, bb: int) -> None:
+        stacks = result.final_stacks
+        teams: set[int] = set()
+        dealt_ids = {p.pid for p in dealt}
+        for p in dealt:
+            before = p.stack
+            p.stack = stacks[p.pid]
+            if p.tilt_hands:
+                p.tilt_hands -= 1
+            if p.tilter and before - p.stack > 25 * bb:
+                p.tilt_hands = self.rng.randint(5, 25)
+            team = p.team
+            if isinstance(team, Team) and id(team) not in teams:
+                teams.add(id(team))
+                team.settle(result.hand["hand_id"], start, dealt_ids)
