@@ -14,6 +14,7 @@ from typing import IO
 import orjson
 
 from detectors.events import AnyEvent
+from detectors.pii_redaction import redact
 from ingest.decode import Rejected, decode_all
 from ingest.jsonl_source import RawRecord
 from ingest.store_writer import StoreWriter
@@ -69,7 +70,7 @@ def scan_records(
         report.rejected += 1
         on_reject(rejected)
         if writer is not None:
-            raw = rejected.record.data.decode("utf-8", "replace")
+            raw = redact(rejected.record.data.decode("utf-8", "replace"))
             writer.write_dead_letter(
                 rejected.record.source, rejected.record.position, rejected.reason, raw
             )

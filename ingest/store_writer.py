@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
+from detectors.pii_redaction import redact
 from ingest.upsert import upsert
 from rules.actions import Action
 from rules.flags import Flag
@@ -19,6 +20,9 @@ FLAG_UPDATABLE = ("severity", "score", "explanation", "evidence", "ts")
 
 
 def _chat_row(e: ChatEvent) -> dict[str, Any]:
+    # Disclosed personal data (phones, emails, card numbers, addresses) is not kept: the
+    # detectors saw the raw text, the chat log keeps the redacted one.
+    text = redact(e.text) if e.kind == "text" else e.text
     return {
         "message_id": e.message_id,
         "ts": e.ts,
@@ -29,8 +33,8 @@ def _chat_row(e: ChatEvent) -> dict[str, Any]:
         "tournament_id": e.tournament_id,
         "recipient_id": e.recipient_id,
         "kind": e.kind,
-        "text": e.text,
-        "redacted": False,
+        "text": text,
+        "redacted": text != e.text,
         "extra": e.model_extra or None,
     }
 

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from railbird import commands
+from railbird import commands, train_command
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -40,6 +40,18 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", type=Path, required=True, help="events JSON Lines")
     sim.add_argument("--truth", type=Path, required=True, help="truth JSON Lines")
     sim.set_defaults(handler=commands.simulate)
+
+    phh = sub.add_parser("import-phh", help="turn PHH hand histories into contract hand events")
+    phh.add_argument("files", type=Path, nargs="+", help=".phh / .phhs files")
+    phh.add_argument("--out", type=Path, help="write JSON Lines here (default: stdout)")
+    phh.add_argument(
+        "--with-table-events", action="store_true", help="also emit hand_start/hand_end"
+    )
+    phh.set_defaults(handler=commands.import_phh)
+
+    train = sub.add_parser("train", help="train the ML chat scorer (weights as plain arrays)")
+    train_command.add_arguments(train)
+    train.set_defaults(handler=train_command.run_train)
 
     demo = sub.add_parser("demo", help="live simulated traffic -> pipeline -> SQLite -> API")
     demo.add_argument("--port", type=int, default=8000)

@@ -58,3 +58,9 @@ def demo(args: argparse.Namespace) -> int:
     from railbird.demo import run_demo
 
     return run_demo(args)
+
+
+def import_phh(args: argparse.Namespace) -> int:
+    from railbird.import_phh_command import run_import_phh
+
+    return run_import_phh(args)

@@ -15,7 +15,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import uvicorn
-from sim.run import simulate
 
 from api.app import create_app
 from api.settings import ApiSettings
@@ -24,6 +23,7 @@ from ingest.live_feed import LiveFeed
 from ingest.store_writer import StoreWriter
 from rules.pipeline import Pipeline
 from sim.config import SimConfig
+from sim.run import simulate
 from store.database import make_engine, migrate
 
 

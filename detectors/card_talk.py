@@ -1,0 +1,224 @@
+"""Reads chat for talk about cards, hand strength, reads on opponents and action advice.
+
+Why a parser and not a keyword list: "77" is a pocket pair in "folded 77" but a head count in
+"77 players left", "as" is a word unless it is the ace of spades in "As Kd", and "shove it lol"
+after a hand is banter while "bob just shove, he has nothing" during one is advice. The parser
+returns what was said in structured form; whether it matters is the detector's business (it
+knows whether a hand is in play and who held what).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+RANKS = "23456789TJQKA"
+_WORD_RANK = {
+    "ace": "A", "king": "K", "queen": "Q", "jack": "J", "ten": "T", "nine": "9", "eight": "8",
+    "seven": "7", "six": "6", "five": "5", "four": "4", "three": "3", "trey": "3", "deuce": "2",
+}  # fmt: skip
+_PLURAL = {f"{w}s": r for w, r in _WORD_RANK.items()} | {"sixes": "6", "deuces": "2", "twos": "2"}
+_RANK_WORD = "|".join(sorted(_WORD_RANK, key=len, reverse=True))
+_PLURAL_WORD = "|".join(sorted(_PLURAL, key=len, reverse=True))
+
+_TWO_CARDS = re.compile(r"(?<![\w/])([2-9TJQKA][cdhs])[\s,]?([2-9TJQKA][cdhs])(?![\w/])")
+_TWO_CARDS_LOWER = re.compile(r"(?<![\w/])([2-9tjqka][cdhs])([2-9tjqka][cdhs])(?![\w/])")
+_ONE_CARD = re.compile(r"(?<![\w/])([2-9TJQKA][cdhs])(?![\w/])")
+_COMBO = re.compile(r"(?<![\w/:.,$#-])([2-9TJQKAtjqka])-?([2-9TJQKAtjqka])([so])?(?![\w/:%$])")
+_WORD_COMBO = re.compile(rf"\b({_RANK_WORD})[\s-]+({_RANK_WORD})\b(\s+suited)?", re.I)
+_POCKET = re.compile(rf"\bpocket\s+(?:({_PLURAL_WORD})|([2-9tjqka])'?s)\b", re.I)
+_PLURAL_ALONE = re.compile(rf"\b({_PLURAL_WORD})\b", re.I)
+_SINGLE_RANK = re.compile(rf"\b(?:the|an|a|my|his|her)\s+({_RANK_WORD})\b(?!\s+(?:high|of))", re.I)
+# Lower-case two-letter words that are also rank pairs: "at" (AT), "ja", "kk" (= ok), "jk".
+_COMBO_STOP = frozenset({"at", "ta", "ja", "ka", "kk", "jk", "kj"})
+_NUMBER_NEXT = re.compile(
+    r"^\s*(?:players?|people|left|ppl|bb|big|chips?|k\b|mins?|minutes?|secs?|seconds?|hands?|"
+    r"to go|percent|%|x\b|times|levels?|tables?|runners?|entries|left|am\b|pm\b|st\b|nd\b|th\b)",
+    re.I,
+)
+_NUMBER_PREV = re.compile(
+    r"(?:level|lvl|seat|table|top|room|#|blinds?|at|in|of|only|over|under|about|like)\s*$", re.I
+)
+_CARD_CONTEXT = re.compile(
+    r"\b(?:had|have|has|holding|hold|holds|folded|fold|mucked|muck|threw|tossed|laid|gave|"
+    r"pocket|with|on|got|suited|offsuit|dealt|gone)\b",
+    re.I,
+)
+
+_FOLD_TALK = re.compile(
+    r"\b(?:folded|fold(?:ed)?\s+(?:my|the)|mucked|muck|laid\s+down|lay\s+down|threw|tossed|"
+    r"gave\s+up|in\s+the\s+muck|had|i\s+was\s+(?:holding|on)|was\s+holding|gone)\b",
+    re.I,
+)
+_HOLDS = re.compile(
+    r"\b(?:has|holds|is\s+holding|got|is\s+on|hes\s+on|he's\s+on|she's\s+on|holding)\b", re.I
+)
+_ACTION = re.compile(
+    r"\b(?:call|calls|fold|shove|jam|raise|reraise|re-raise|3bet|3-bet|bet|check|push|"
+    r"snap\s+call|slow\s+down|pay\s+(?:him|her|them)\s+off|all\s*in)\b",
+    re.I,
+)
+_READ = re.compile(
+    r"\b(?:he|she|they|villain|hes|he's|shes|she's|him|her)\b[^.!?]{0,24}?\b(?:bluff\w*|nothing|"
+    r"air|weak|strong|trapping|trap|a\s+draw|on\s+a\s+draw|drawing|nuts|has\s+it|got\s+it|"
+    r"monster|slowplay\w*|trash|junk|missed|scared)\b",
+    re.I,
+)
+_YOU_READ = re.compile(
+    r"\b(?:you(?:'re|\s+are|re)?|ur|u\s+are|your\s+hand\s+is)\s+(?:ahead|behind|beat|good|best|"
+    r"winning|losing|crushed|dominated)\b",
+    re.I,
+)
+_STRENGTH = re.compile(
+    r"\b(?:two\s+pair|top\s+pair|overpair|over\s+pair|a\s+set|set\s+of|trips|flush\s+draw|"
+    r"straight\s+draw|straight|flush|full\s+house|boat|quads|four\s+of\s+a\s+kind|gutshot|"
+    r"open[\s-]ended|oesd|nut\s+flush|the\s+nuts|(?:ace|king|queen)\s+high)\b",
+    re.I,
+)
+# An action verb said as a command: "dave just jam", "raise it", "fold now" — not "check out
+# this site", "why does everyone call with trash", "ill check your hands".
+_IMPERATIVE = re.compile(
+    r"\b(?:call|fold|shove|jam|raise|reraise|check|bet|push|snap\s+call)"
+    r"(?:\s+(?:it|now|here|him|her|again|pls|please|big))?\s*(?:[,.!?;]|\blol\b|$)",
+    re.I,
+)
+_EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]")
+
+
+@dataclass(frozen=True, slots=True)
+class CardMention:
+    """Cards named in a message: exact cards when suits are given, otherwise ranks only."""
+
+    text: str
+    ranks: tuple[str, ...]  # sorted high first, e.g. ("A", "K") or ("7", "7") or ("A",)
+    cards: tuple[str, ...] = ()  # exact cards ("7h", "7c") when suits were typed
+    suited: bool | None = None
+
+    def matches(self, hole: tuple[str, ...]) -> bool:
+        """Whether `hole` (two exact cards) fits what was named."""
+        if self.cards:
+            return set(self.cards) <= set(hole)
+        hole_ranks = sorted((c[0] for c in hole), key=RANKS.index, reverse=True)
+        if len(self.ranks) == 1:
+            return self.ranks[0] in hole_ranks
+        if list(self.ranks) != hole_ranks:
+            return False
+        return self.suited is None or self.suited == (len({c[1] for c in hole}) == 1)
+
+
+@dataclass(frozen=True, slots=True)
+class CardTalk:
+    """What a message says about the game."""
+
+    mentions: tuple[CardMention, ...] = ()
+    fold_talk: bool = False  # "folded", "mucked", "i had": speaks of one's own (folded) cards
+    holds_talk: bool = False  # "X has ...", "he's on ...": speaks of someone's holding
+    actions: tuple[str, ...] = ()  # action verbs said
+    reads: tuple[str, ...] = ()  # reads on a player: "he's bluffing", "you are ahead"
+    strength: tuple[str, ...] = ()  # "two pair", "flush draw"
+    imperative: bool = False  # an action verb said as a command
+
+    @property
+    def names_cards(self) -> bool:
+        return any(len(m.ranks) == 2 or m.cards for m in self.mentions)
+
+    @property
+    def advice(self) -> bool:
+        """A read, or an action verb backed by a read: talk meant to steer a decision."""
+        return bool(self.reads)
+
+    @property
+    def strong(self) -> bool:
+        """Influence whoever says it and whenever in the hand: reads, leaks, tells."""
+        return self.advice or (bool(self.mentions) and (self.fold_talk or self.holds_talk))
+
+    @property
+    def poker(self) -> bool:
+        """Anything about the cards or the action at all."""
+        return bool(self.mentions or self.reads or self.actions or self.strength)
+
+    def describe(self) -> str:
+        parts = [m.text for m in self.mentions] + list(self.reads) + list(self.strength)
+        return ", ".join(dict.fromkeys(parts + list(self.actions)))
+
+
+def _sorted_ranks(*ranks: str) -> tuple[str, ...]:
+    return tuple(sorted((r.upper() for r in ranks), key=RANKS.index, reverse=True))
+
+
+def _number_like(text: str, start: int, end: int) -> bool:
+    """A digit pair that reads as a count, time or amount rather than a hand."""
+    return bool(_NUMBER_NEXT.match(text[end:]) or _NUMBER_PREV.search(text[:start]))
+
+
+def _mentions(text: str) -> list[CardMention]:
+    found: list[CardMention] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(span: tuple[int, int], mention: CardMention) -> None:
+        if any(span[0] < e and s < span[1] for s, e in taken):
+            return
+        taken.append(span)
+        found.append(mention)
+
+    for pattern in (_TWO_CARDS, _TWO_CARDS_LOWER):
+        for m in pattern.finditer(text):
+            if m.group(0).lower() in {"asks", "ahas"}:
+                continue
+            a, b = m.group(1), m.group(2)
+            cards = (a[0].upper() + a[1], b[0].upper() + b[1])
+            add(m.span(), CardMention(m.group(0), _sorted_ranks(a[0], b[0]), cards))
+    for m in _POCKET.finditer(text):
+        rank = _PLURAL[m.group(1).lower()] if m.group(1) else m.group(2).upper()
+        add(m.span(), CardMention(m.group(0), (rank, rank)))
+    for m in _WORD_COMBO.finditer(text):
+        a, b = _WORD_RANK[m.group(1).lower()], _WORD_RANK[m.group(2).lower()]
+        add(
+            m.span(), CardMention(m.group(0), _sorted_ranks(a, b), (), True if m.group(3) else None)
+        )
+    for m in _COMBO.finditer(text):
+        token = m.group(0)
+        if token.islower() and (token in _COMBO_STOP or not _CARD_CONTEXT.search(text)):
+            continue
+        a, b, tail = m.group(1), m.group(2), m.group(3)
+        digits = a.isdigit() and b.isdigit()
+        number = digits and _number_like(text, *m.span())
+        if number or (digits and a != b and not tail and not _CARD_CONTEXT.search(text)):
+            continue
+        suited = None if tail is None else tail == "s"
+        add(m.span(), CardMention(token, _sorted_ranks(a, b), (), suited))
+    for m in _PLURAL_ALONE.finditer(text):
+        rank = _PLURAL[m.group(1).lower()]
+        add(m.span(), CardMention(m.group(0), (rank, rank)))
+    for m in _ONE_CARD.finditer(text):
+        if m.start() == 0 and m.group(0) == "As":
+            continue  # "As if", "As usual"
+        add(m.span(), CardMention(m.group(0), (m.group(1)[0],), (m.group(1),)))
+    for m in _SINGLE_RANK.finditer(text):
+        add(m.span(1), CardMention(m.group(0), (_WORD_RANK[m.group(1).lower()],)))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def parse(text: str) -> CardTalk:
+    """Structured card/strength/advice talk in `text` (empty CardTalk for social chat)."""
+    if not text or not any(ch.isalnum() for ch in text):
+        return CardTalk()
+    reads = [m.group(0) for m in _READ.finditer(text)]
+    reads += [m.group(0) for m in _YOU_READ.finditer(text)]
+    if re.search(r"\bpay\s+(?:him|her|them)\s+off\b", text, re.I):
+        reads.append("pay him off")
+    return CardTalk(
+        mentions=tuple(_mentions(text)),
+        fold_talk=bool(_FOLD_TALK.search(text)),
+        holds_talk=bool(_HOLDS.search(text)),
+        actions=tuple(m.group(0).lower() for m in _ACTION.finditer(text)),
+        reads=tuple(reads),
+        strength=tuple(m.group(0).lower() for m in _STRENGTH.finditer(text)),
+        imperative=bool(_IMPERATIVE.search(text)),
+    )
+
+
+def emoji_count(text: str) -> int:
+    return len(_EMOJI.findall(text))

@@ -1,0 +1,87 @@
+"""Flags a player who floods a channel: more messages in a short window than people can read.
+
+Limits are per channel because a private conversation tolerates faster typing than a table of
+nine people, and the lobby less. Emoji reactions and SnapCam starts count as messages too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import ClassVar
+
+from detectors.events import AnyEvent, ChatEvent
+from detectors.findings import Evidence, Finding
+from detectors.message_burst import Burst, Window, routing_key, severity_for
+from detectors.state import State
+
+
+def _default_limits() -> dict[str, int]:
+    return {"table": 6, "tournament": 6, "lobby": 5, "private": 10}
+
+
+@dataclass(frozen=True, slots=True)
+class ChatFlood:
+    name: ClassVar[str] = "chat_flood"
+    # Most messages a player may send in `window_seconds` on a channel before it is a flood.
+    max_messages: Mapping[str, int] = field(default_factory=_default_limits)
+    default_max_messages: int = 6
+    window_seconds: float = 10.0
+
+    def detect(self, event: AnyEvent, state: State) -> list[Finding]:
+        if not isinstance(event, ChatEvent):
+            return []
+        span = timedelta(seconds=self.window_seconds)
+        route = routing_key(event.table_id, event.player_id)
+        key = (route, event.player_id, event.channel)
+        window: Window | None = state.get(key)
+        if window is None:
+            window = Window()
+        window.add(event.ts, event.message_id, 1.0, span)
+        state.put(key, window, span)
+        limit = self.max_messages.get(event.channel, self.default_max_messages)
+        if window.count <= limit:
+            return []
+        burst_key = (*key, "burst")
+        burst: Burst = state.get(burst_key) or Burst()
+        severity = severity_for(window.count / limit)
+        scope = f"flood:{route}:{event.player_id}:{event.channel}"
+        emission = burst.violate(
+            scope, event.ts, window.ids(), event.message_id, severity, span, limit
+        )
+        state.put(burst_key, burst, span)
+        if emission is None:
+            return []
+        seconds = (event.ts - window.first_ts()).total_seconds()
+        summary = (
+            f"{window.count} messages in {seconds:.0f} s in {event.channel} chat (limit {limit})"
+        )
+        if emission.burst_size > window.count:
+            summary += f"; {emission.burst_size} in this flood so far"
+        return [
+            Finding(
+                detector=self.name,
+                category="spam",
+                severity=severity,
+                score=min(1.0, 0.5 + 0.1 * (window.count - limit)),
+                ts=event.ts,
+                player_ids=(event.player_id,),
+                table_id=event.table_id,
+                tournament_id=event.tournament_id,
+                message_ids=emission.message_ids,
+                dedupe_key=emission.dedupe_key,
+                evidence=Evidence(
+                    kind="chat_flood",
+                    summary=summary,
+                    event_ids=emission.message_ids,
+                    measures={
+                        "messages_in_window": window.count,
+                        "window_seconds": self.window_seconds,
+                        "limit": limit,
+                        "channel": event.channel,
+                        "burst_size": emission.burst_size,
+                    },
+                ),
+            )
+        ]

@@ -1,0 +1,316 @@
+"""Flags talk that can steer a hand in play: card talk, reads, advice, emoji and SnapCam.
+
+House policy: influencing a hand in play or its participants by discussion, emoji or SnapCam is
+prohibited, whoever does it (a player at the table, a folded player, a railbird watching, or
+someone messaging a player privately). A generic chat filter cannot see this: "folded 77" is
+fine after the hand and a violation during it.
+
+Two passes, one flag: *live*, at the chat event, when a hand is in play at that table (between
+`hand_start` and `hand_end`) and the talk is clearly about the hand (severity high; emoji or
+SnapCam from a railbird medium); *retrospective*, when the hand history arrives, which knows who
+had folded by the message time and who held what. Then a message naming the speaker's own folded
+cards becomes `hole_card_leak` (critical) and one naming a live player's cards `live_cards_named`
+(critical); the finding keeps the message id as `dedupe_key`, so the flag id stays the same and
+the pipeline re-emits it only because the severity rose. Messages too weak to flag live (bare
+emoji from a dealt-in player, "jam it") are flagged retrospectively only if the speaker had
+folded by then.
+
+Talk in the first `grace` of a hand is treated as the tail of the previous hand ("nh", "had 77"
+sent as the next hand is dealt) and waits for the retrospective, which checks it against the
+speaker's previous holding.
+
+Kafka caveat: table events, hand histories and table chat are keyed by table, but a private
+message is keyed by its sender, so the recipient's hand lives on another partition. Offline
+(`scan`, one process) the player -> hand index below just works; in a partitioned deployment
+private messages must be re-keyed by the recipient's table at the edge (or this detector run on
+one consumer). The index entries are keyed by the recipient's player id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import ClassVar, Literal
+
+from detectors.card_talk import CardMention, CardTalk, emoji_count, parse
+from detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
+from detectors.findings import Evidence, Finding, MeasureValue, Severity
+from detectors.state import State
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    severity: Severity
+    kind: str  # evidence kind
+    summary: str
+    extra: dict[str, MeasureValue] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class _Message:
+    message_id: str
+    ts: datetime
+    player_id: str
+    kind: Literal["text", "emoji", "snapcam"]
+    text: str
+    private: bool
+    recipient_id: str | None
+    talk: CardTalk
+    railbird: bool
+    in_grace: bool
+    live: Severity | None = None
+
+
+@dataclass(slots=True)
+class _Hand:
+    hand_id: str
+    table_id: str
+    tournament_id: str | None
+    started_at: datetime
+    players: frozenset[str]
+    messages: list[_Message] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class InHandInfluence:
+    name: ClassVar[str] = "in_hand_influence"
+    grace: timedelta = timedelta(seconds=4)
+    hand_ttl: timedelta = timedelta(hours=3)
+    history_wait: timedelta = timedelta(minutes=15)  # hand_end -> hand history
+    max_emoji: int = 3  # longer emoji walls are spam, left to the spam detector
+    score_live: float = 0.85
+    score_emoji: float = 0.6
+    score_critical: float = 0.97
+
+    def detect(self, event: AnyEvent, state: State) -> list[Finding]:
+        if isinstance(event, TableEvent):
+            self._on_table(event, state)
+            return []
+        if isinstance(event, ChatEvent):
+            return self._on_chat(event, state)
+        return self._on_hand(event, state)
+
+    # -- table state -----------------------------------------------------------------------
+    def _on_table(self, event: TableEvent, state: State) -> None:
+        if event.action == "hand_start" and event.hand_id:
+            self._end(event.table_id, state)  # a hand_end we never saw
+            hand = _Hand(
+                event.hand_id,
+                event.table_id,
+                event.tournament_id,
+                event.ts,
+                frozenset(event.players or ()),
+            )
+            state.put((event.table_id, "hand"), hand, self.hand_ttl)
+            for player in hand.players:
+                state.put((player, "in_hand"), (event.table_id, event.hand_id), self.hand_ttl)
+        elif event.action == "hand_end":
+            self._end(event.table_id, state)
+
+    def _end(self, table_id: str, state: State) -> None:
+        hand: _Hand | None = state.pop((table_id, "hand"))
+        if hand is None:
+            return
+        state.put((table_id, "ended", hand.hand_id), hand, self.history_wait)
+        for player in hand.players:
+            if state.get((player, "in_hand")) == (table_id, hand.hand_id):
+                state.pop((player, "in_hand"))
+
+    # -- live ------------------------------------------------------------------------------
+    def _on_chat(self, event: ChatEvent, state: State) -> list[Finding]:
+        hand = self._hand_for(event, state)
+        if hand is None:
+            return []
+        private = event.channel == "private"
+        talk = parse(event.text) if event.kind == "text" else CardTalk()
+        if event.kind == "text" and not talk.poker:
+            return []
+        if event.kind != "text" and (private or emoji_count(event.text) > self.max_emoji):
+            return []
+        message = _Message(
+            event.message_id,
+            event.ts,
+            event.player_id,
+            event.kind,
+            event.text,
+            private,
+            event.recipient_id,
+            talk,
+            railbird=event.player_id not in hand.players,
+            in_grace=event.ts - hand.started_at < self.grace,
+        )
+        hand.messages.append(message)
+        verdict = self._live_verdict(message)
+        if verdict is None:
+            return []
+        message.live = verdict.severity
+        return [self._finding(hand, message, verdict)]
+
+    def _hand_for(self, event: ChatEvent, state: State) -> _Hand | None:
+        if event.channel == "table" and event.table_id:
+            hand: _Hand | None = state.get((event.table_id, "hand"))
+            return hand
+        if event.channel == "private" and event.recipient_id:
+            where = state.get((event.recipient_id, "in_hand"))
+            if where is None:
+                return None
+            hand = state.get((where[0], "hand"))
+            return hand if hand is not None and hand.hand_id == where[1] else None
+        return None
+
+    def _live_verdict(self, m: _Message) -> Verdict | None:
+        if m.in_grace:
+            return None
+        who = _role(m, folded=None)
+        if m.kind != "text":
+            if not m.railbird:
+                return None
+            return Verdict("medium", f"{m.kind}_during_hand", f"{who} sent {_what(m)}")
+        talk = m.talk
+        if talk.strong or (m.railbird and (talk.imperative or talk.names_cards)):
+            kind = "private_card_talk" if m.private else _talk_kind(talk)
+            return Verdict("high", kind, f"{who} said '{talk.describe()}'")
+        return None
+
+    # -- retrospective ---------------------------------------------------------------------
+    def _on_hand(self, event: HandEvent, state: State) -> list[Finding]:
+        hand: _Hand | None = state.pop((event.table_id, "ended", event.hand_id))
+        current: _Hand | None = state.get((event.table_id, "hand"))
+        if hand is None and current is not None and current.hand_id == event.hand_id:
+            hand = current
+        previous = state.get((event.table_id, "holdings")) or {}
+        holdings = {s.player_id: s.hole_cards for s in event.seats if s.hole_cards}
+        state.put((event.table_id, "holdings"), holdings, self.hand_ttl)
+        if hand is None or not hand.messages:
+            return []
+        folds: dict[str, datetime] = {}
+        for action in event.actions:
+            if action.action == "fold" and action.ts is not None:
+                folds.setdefault(action.player_id, action.ts)
+        findings = []
+        for m in hand.messages:
+            verdict = self._retro_verdict(m, holdings, folds, previous)
+            if verdict is None:
+                continue
+            if m.live is not None and _RANK[verdict.severity] <= _RANK[m.live]:
+                continue
+            findings.append(self._finding(hand, m, verdict, ts=event.ended_at))
+        return findings
+
+    def _retro_verdict(
+        self,
+        m: _Message,
+        holdings: dict[str, tuple[str, ...]],
+        folds: dict[str, datetime],
+        previous: dict[str, tuple[str, ...]],
+    ) -> Verdict | None:
+        folded_at = folds.get(m.player_id)
+        folded = folded_at is not None and folded_at <= m.ts
+        who = _role(m, folded)
+        own = holdings.get(m.player_id)
+        talk = m.talk
+        hits = [x for x in talk.mentions if own and _specific(x, talk) and x.matches(own)]
+        stale = [x for x in talk.mentions if (p := previous.get(m.player_id)) and x.matches(p)]
+        if m.in_grace and stale and not hits:
+            return None  # talk about the previous hand, sent as this one was dealt
+        if folded and own and hits:
+            cards = " ".join(own)
+            summary = (
+                f"{who} named own folded hole cards ({cards}) as '{hits[0].text}' while hand "
+                f"was in play (folded at {folded_at:%H:%M:%S})"
+            )
+            extra: dict[str, MeasureValue] = {"hole_cards": list(own), "folded_at": _iso(folded_at)}
+            return Verdict("critical", "hole_card_leak", summary, extra)
+        live = [
+            p
+            for p, cards in holdings.items()
+            if p != m.player_id and (folds.get(p) is None or folds[p] > m.ts)
+            for x in talk.mentions
+            if (x.cards or (talk.holds_talk and len(x.ranks) == 2)) and x.matches(cards)
+        ]
+        if live:
+            cards = " ".join(holdings[live[0]])
+            summary = f"{who} named live hole cards of {live[0]} ({cards}) while hand was in play"
+            extra = {"hole_cards": list(holdings[live[0]]), "cards_of": live[0]}
+            return Verdict("critical", "live_cards_named", summary, extra)
+        if m.live is not None or not (folded or m.railbird):
+            return None
+        if m.kind != "text":
+            if m.in_grace:
+                return None
+            return Verdict("medium", f"{m.kind}_during_hand", f"{who} sent {_what(m)}")
+        if talk.strong or (not m.in_grace and (talk.imperative or talk.names_cards)):
+            kind = "private_card_talk" if m.private else _talk_kind(talk)
+            return Verdict("high", kind, f"{who} said '{talk.describe()}'")
+        return None
+
+    # -- output ----------------------------------------------------------------------------
+    def _finding(
+        self, hand: _Hand, m: _Message, verdict: Verdict, ts: datetime | None = None
+    ) -> Finding:
+        severity, kind, summary = verdict.severity, verdict.kind, verdict.summary
+        score = {"critical": self.score_critical, "high": self.score_live}.get(
+            severity, self.score_emoji
+        )
+        into = (m.ts - hand.started_at).total_seconds()
+        where = f"private message to {m.recipient_id}, " if m.private else ""
+        return Finding(
+            detector=self.name,
+            category="in_hand_influence",
+            severity=severity,
+            score=score,
+            ts=ts or m.ts,
+            player_ids=(m.player_id,),
+            table_id=hand.table_id,
+            tournament_id=hand.tournament_id,
+            hand_id=hand.hand_id,
+            message_ids=(m.message_id,),
+            dedupe_key=m.message_id,
+            evidence=Evidence(
+                kind=kind,
+                summary=f"{summary} ({where}hand {hand.hand_id}, {into:.0f}s in)",
+                event_ids=(m.message_id, hand.hand_id),
+                measures={
+                    "hand_id": hand.hand_id,
+                    "seconds_into_hand": round(into, 1),
+                    "railbird": m.railbird,
+                    "private": m.private,
+                    "talk": m.talk.describe() or m.kind,
+                    "cards_named": [x.text for x in m.talk.mentions],
+                    **verdict.extra,
+                },
+                details={"recipient": m.recipient_id} if m.private else {},
+            ),
+        )
+
+
+_RANK = {"low": 0, "medium": 1, "high": 2, "critical": 3}
+
+
+def _specific(mention: CardMention, talk: CardTalk) -> bool:
+    """Two ranks or exact cards, or a single rank said with fold talk ("folded the ace")."""
+    return len(mention.ranks) == 2 or bool(mention.cards) or talk.fold_talk
+
+
+def _talk_kind(talk: CardTalk) -> str:
+    if talk.advice:
+        return "advice_during_hand"
+    return "card_talk_during_hand" if talk.mentions else "action_talk_during_hand"
+
+
+def _role(m: _Message, folded: bool | None) -> str:
+    if m.railbird:
+        role = "railbird"
+    elif folded:
+        role = "folded player"
+    else:
+        role = "player dealt in"
+    return f"{role} {m.player_id}"
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _what(m: _Message) -> str:
+    return "a SnapCam broadcast" if m.kind == "snapcam" else f"emoji '{m.text}'"

@@ -1,0 +1,115 @@
+"""Sliding windows of messages and burst reporting shared by the spam detectors.
+
+Why a shared tracker: a flood of sixty messages must not become sixty flags, yet every offending
+message should end up in some flag so an analyst (and a replay) can see it. A burst therefore
+emits its first flag when the limit is crossed (with every message in the window), then one flag
+per further `chunk` offending messages, or sooner when the severity rises. Each emission has its
+own stable `dedupe_key` (burst start + chunk number), so a replay gives the same flag ids.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from detectors.findings import SEVERITY_RANK, Severity
+
+# Cap on ids kept per window, so one runaway bot cannot grow state without bound.
+MAX_WINDOW_ITEMS = 256
+
+
+@dataclass(slots=True)
+class Window:
+    """Messages (time, id, weight) inside a sliding window of event time."""
+
+    items: deque[tuple[datetime, str, float]] = field(default_factory=deque)
+    total: float = 0.0
+
+    def add(self, ts: datetime, message_id: str, weight: float, span: timedelta) -> None:
+        self.items.append((ts, message_id, weight))
+        self.total += weight
+        self.expire(ts, span)
+        while len(self.items) > MAX_WINDOW_ITEMS:
+            self.total -= self.items.popleft()[2]
+
+    def expire(self, now: datetime, span: timedelta) -> None:
+        horizon = now - span
+        items = self.items
+        while items and items[0][0] <= horizon:
+            self.total -= items.popleft()[2]
+
+    @property
+    def count(self) -> int:
+        return len(self.items)
+
+    def ids(self) -> list[str]:
+        return [mid for _, mid, _ in self.items]
+
+    def first_ts(self) -> datetime:
+        return self.items[0][0]
+
+
+@dataclass(frozen=True, slots=True)
+class Emission:
+    """What to put in one flag: its dedupe key, the message ids, the burst size so far."""
+
+    dedupe_key: str
+    message_ids: tuple[str, ...]
+    burst_size: int
+
+
+@dataclass(slots=True)
+class Burst:
+    """One run of violations; ends when no violation is seen for a whole window."""
+
+    key: str = ""
+    last_violation: datetime | None = None
+    chunk: int = 0
+    rank: int = -1
+    size: int = 0
+    pending: list[str] = field(default_factory=list)
+
+    def violate(
+        self,
+        scope: str,
+        now: datetime,
+        window_ids: list[str],
+        message_id: str,
+        severity: Severity,
+        span: timedelta,
+        chunk_size: int,
+    ) -> Emission | None:
+        """Record a violating message; return what to emit now, if anything."""
+        rank = SEVERITY_RANK[severity]
+        if self.last_violation is None or now - self.last_violation > span:
+            self.key = f"{scope}:{window_ids[0]}"
+            self.chunk, self.rank, self.size, self.pending = 0, rank, len(window_ids), []
+            self.last_violation = now
+            return Emission(self.key, tuple(window_ids), self.size)
+        self.last_violation = now
+        if message_id not in self.pending:
+            self.pending.append(message_id)
+            self.size += 1
+        if rank <= self.rank and len(self.pending) < chunk_size:
+            return None
+        self.rank = max(rank, self.rank)
+        self.chunk += 1
+        ids, self.pending = tuple(self.pending), []
+        return Emission(f"{self.key}#{self.chunk}", ids, self.size)
+
+
+def severity_for(ratio: float) -> Severity:
+    """How far over the limit: just over is low, double medium, 4x high, 8x critical."""
+    if ratio >= 8:
+        return "critical"
+    if ratio >= 4:
+        return "high"
+    if ratio >= 2:
+        return "medium"
+    return "low"
+
+
+def routing_key(table_id: str | None, player_id: str) -> str:
+    """The Kafka key of chat: the table, or the player for table-less chat."""
+    return table_id or player_id

@@ -1,0 +1,220 @@
+"""in_hand_influence: live flags during a hand in play, retrospective upgrades from the history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from detectors.events import AnyEvent, ChatEvent
+from detectors.in_hand_influence import InHandInfluence
+from rules.flags import Flag
+from rules.pipeline import Pipeline
+from tests.builders import chat, hand, table
+
+PLAYERS = ["p-ann", "p-bob", "p-cat", "p-dan"]
+HOLE = {"p-ann": ["Ah", "Qd"], "p-bob": ["Js", "Jc"], "p-cat": ["7h", "7c"], "p-dan": ["9d", "4s"]}
+FOLDS = {"p-cat": 15.0, "p-dan": 17.0}  # seconds after hand start
+
+
+def hand_events(hand_id: str = "h-1", start: float = 0.0, end: float = 60.0) -> dict[str, Any]:
+    seats = [
+        {"seat": i + 1, "player_id": p, "stack": 5000, "hole_cards": HOLE[p]}
+        for i, p in enumerate(PLAYERS)
+    ]
+    blinds = {"p-ann": ("post_sb", 50), "p-bob": ("post_bb", 100)}
+    actions = [
+        {"t": start + 1, "street": "preflop", "player_id": p, "action": kind, "amount": amount}
+        for p, (kind, amount) in blinds.items()
+    ]
+    actions += [
+        {"t": start + t, "street": "preflop", "player_id": p, "action": "fold", "amount": 0}
+        for p, t in FOLDS.items()
+    ]
+    actions.append(
+        {"t": start + 20, "street": "preflop", "player_id": "p-ann", "action": "call", "amount": 50}
+    )
+    return {
+        "start": table("hand_start", t=start, hand_id=hand_id, players=PLAYERS),
+        "end": table("hand_end", t=end, hand_id=hand_id),
+        "hand": hand(hand_id, start=start, end=end, seats=seats, actions=actions),
+    }
+
+
+def run(*messages: ChatEvent, before_start: tuple[ChatEvent, ...] = ()) -> list[Flag]:
+    """One hand from t=0 to t=60 with `messages` placed by their own timestamps."""
+    h = hand_events()
+    events: list[AnyEvent] = [*before_start, h["start"], *messages, h["end"], h["hand"]]
+    events.sort(key=lambda e: e.time)  # stable: hand_end before the hand history
+    pipeline = Pipeline([InHandInfluence()])
+    return [flag for e in events for flag in pipeline.process(e).flags]
+
+
+def last(flags: list[Flag], message_id: str) -> Flag:
+    return [f for f in flags if message_id in f.finding.message_ids][-1]
+
+
+CASES = [
+    # (case, message, severity after the hand history, evidence kind, live severity or None)
+    (
+        "folded player gives advice",
+        chat("call, he's bluffing", t=25, player="p-dan", message_id="m-adv"),
+        "high",
+        "advice_during_hand",
+        "high",
+    ),
+    (
+        "railbird gives advice",
+        chat("bob he has nothing, raise", t=22, player="p-rail", message_id="m-rail"),
+        "high",
+        "advice_during_hand",
+        "high",
+    ),
+    (
+        "private message to a player in the hand",
+        chat(
+            "careful, ann has AQ",
+            t=30,
+            player="p-cat",
+            table=None,
+            tournament=None,
+            channel="private",
+            recipient="p-bob",
+            message_id="m-priv",
+        ),
+        "critical",
+        "live_cards_named",
+        "high",
+    ),
+    (
+        "emoji from a folded player",
+        chat("👀", t=30, player="p-cat", kind="emoji", message_id="m-emo"),
+        "medium",
+        "emoji_during_hand",
+        None,
+    ),
+    (
+        "snapcam from a railbird",
+        chat("", t=30, player="p-rail", kind="snapcam", message_id="m-snap"),
+        "medium",
+        "snapcam_during_hand",
+        "medium",
+    ),
+    (
+        "snapcam from a folded player",
+        chat("", t=30, player="p-dan", kind="snapcam", message_id="m-snap2"),
+        "medium",
+        "snapcam_during_hand",
+        None,
+    ),
+    (
+        "folded player names own hole cards",
+        chat("folded 77 lol", t=25, player="p-cat", message_id="m-leak"),
+        "critical",
+        "hole_card_leak",
+        "high",
+    ),
+    (
+        "folded player names own cards with suits",
+        chat("threw 7h 7c away ugh", t=25, player="p-cat", message_id="m-leak2"),
+        "critical",
+        "hole_card_leak",
+        "high",
+    ),
+    (
+        "folded player names cards not held",
+        chat("folded KQ lol", t=25, player="p-cat", message_id="m-notheld"),
+        "high",
+        "card_talk_during_hand",
+        "high",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("message", "severity", "kind", "live"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_influence_during_a_hand_in_play_is_flagged(
+    message: ChatEvent, severity: str, kind: str, live: str | None
+) -> None:
+    flags = run(message)
+    assert flags, "expected a flag"
+    ids = {f.flag_id for f in flags}
+    assert len(ids) == 1, "live and retrospective findings share one flag id"
+    first, final = flags[0], flags[-1]
+    assert final.severity == severity
+    assert final.finding.evidence.kind == kind
+    assert final.finding.hand_id == "h-1"
+    assert final.finding.player_ids == (message.player_id,)
+    assert final.finding.message_ids == (message.message_id,)
+    assert "h-1" in final.finding.evidence.summary
+    if live is None:
+        assert first.finding.ts == hand_events()["hand"].ended_at  # only the history shows it
+    else:
+        assert first.finding.ts == message.ts and first.severity == live
+
+
+def test_hole_card_leak_evidence_names_hand_cards_and_fold() -> None:
+    message = chat("folded 77 lol, bob you are ahead, just call", t=25, player="p-cat")
+    final = run(message)[-1]
+    summary = final.finding.evidence.summary
+    assert final.severity == "critical"
+    assert "7h 7c" in summary and "h-1" in summary and "folded" in summary
+    assert final.finding.evidence.measures["hole_cards"] == ["7h", "7c"]
+    assert final.finding.evidence.measures["folded_at"] == "2026-11-29T20:00:15Z"
+
+
+NOT_FLAGGED = [
+    ("post-hand card talk", chat("i had 77 lol", t=62, player="p-cat")),
+    ("post-hand nice river", chat("nice river", t=61, player="p-dan")),
+    ("social gl during the hand", chat("gl", t=25, player="p-cat")),
+    ("social nh during the hand", chat("nh", t=25, player="p-dan")),
+    ("social ty during the hand", chat("ty", t=25, player="p-dan")),
+    ("small talk during the hand", chat("how many players left", t=30, player="p-dan")),
+    ("card talk at another table", chat("folded 77 lol", t=25, player="p-x", table="t-2")),
+    ("before the hand starts", chat("i had AQ, he's bluffing", t=-3, player="p-ann")),
+    (
+        "previous hand's cards named as the next is dealt",
+        chat("had 77 there", t=2, player="p-cat"),
+    ),
+    ("emoji wall (left to the spam detector)", chat("🤑" * 8, t=30, player="p-rail", kind="emoji")),
+    ("emoji by a player still in the hand", chat("👍", t=30, player="p-bob", kind="emoji")),
+    (
+        "private message to someone not in a hand",
+        chat("he's bluffing", t=30, channel="private", table=None, recipient="p-zed"),
+    ),
+    ("lobby chat during a hand", chat("he's bluffing lol", t=30, channel="lobby", table=None)),
+]
+
+
+@pytest.mark.parametrize("message", [c[1] for c in NOT_FLAGGED], ids=[c[0] for c in NOT_FLAGGED])
+def test_near_misses_do_not_flag(message: ChatEvent) -> None:
+    assert run(message) == []
+
+
+def test_between_hands_talk_does_not_flag() -> None:
+    pipeline = Pipeline([InHandInfluence()])
+    h = hand_events()
+    events: list[AnyEvent] = [
+        h["start"],
+        h["end"],
+        h["hand"],
+        chat("call he's bluffing", t=61, player="p-rail"),
+        chat("folded 77", t=62, player="p-cat"),
+    ]
+    assert [f for e in events for f in pipeline.process(e).flags] == []
+
+
+def test_post_hand_talk_about_previous_hand_in_next_hand_grace_is_not_flagged() -> None:
+    pipeline = Pipeline([InHandInfluence()])
+    first, second = hand_events("h-1", 0, 60), hand_events("h-2", 63, 120)
+    events: list[AnyEvent] = [
+        first["start"],
+        first["end"],
+        first["hand"],
+        second["start"],
+        chat("mucked 77 ugh", t=64, player="p-cat"),  # 1 s into h-2: about h-1
+        second["end"],
+        second["hand"],
+    ]
+    assert [f for e in events for f in pipeline.process(e).flags] == []

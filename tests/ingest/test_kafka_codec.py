@@ -1,0 +1,220 @@
+"""Kafka record shapes: the contract's keys, positions, DLQ headers, and the event-time merge."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any, NamedTuple
+
+import orjson
+import pytest
+
+from detectors.findings import Evidence, Finding
+from ingest.decode import Rejected, decode
+from ingest.jsonl_source import RawRecord
+from ingest.kafka_codec import (
+    action_record,
+    dlq_headers,
+    event_key,
+    flag_record,
+    header_dict,
+    raw_record,
+    read_seq,
+    seq_header,
+)
+from ingest.kafka_merge import EventTimeMerge, pending
+from ingest.kafka_producer import route
+from ingest.kafka_settings import KafkaSettings
+from rules.actions import Action
+from rules.flags import Flag
+from tests.builders import T0, at, chat
+
+
+class TP(NamedTuple):
+    topic: str
+    partition: int
+
+
+@pytest.mark.parametrize(
+    ("event", "key"),
+    [
+        ({"type": "chat", "table_id": "t-7", "player_id": "p-42"}, b"t-7"),
+        ({"type": "chat", "table_id": None, "player_id": "p-42"}, b"p-42"),  # lobby / private
+        ({"type": "table", "table_id": "t-7", "player_id": "p-42"}, b"t-7"),
+        ({"type": "hand", "table_id": "t-9"}, b"t-9"),
+        ({"type": "table", "table_id": None, "player_id": "p-42"}, None),  # no table: no key
+    ],
+)
+def test_event_key_follows_the_contract(event: dict[str, Any], key: bytes | None) -> None:
+    assert event_key(event) == key
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ({"type": "chat", "table_id": "t-1"}, ("chat.messages", b"t-1")),
+        ({"type": "table", "table_id": "t-1"}, ("poker.table-events", b"t-1")),
+        ({"type": "hand", "table_id": "t-2"}, ("poker.hands", b"t-2")),
+        ({"type": "tip", "table_id": "t-1"}, "unknown event type 'tip'"),
+        ([1, 2], "not a JSON object"),
+    ],
+)
+def test_producer_routes_each_type_to_its_topic(data: Any, expected: object) -> None:
+    assert route(KafkaSettings(), data) == expected
+
+
+def test_topic_names_are_configurable() -> None:
+    settings = KafkaSettings(chat_topic="x.chat", dlq_suffix="-dead")
+    assert route(settings, {"type": "chat", "player_id": "p-1"}) == ("x.chat", b"p-1")
+    assert settings.dlq_topic("x.chat") == "x.chat-dead"
+
+
+def test_raw_record_names_topic_partition_and_offset() -> None:
+    record = raw_record("chat.messages", 3, 1200, b"{}")
+    assert record == RawRecord("chat.messages", "partition 3 offset 1200", b"{}")
+    rejected = decode(raw_record("chat.messages", 3, 1200, None))
+    assert isinstance(rejected, Rejected)
+    assert rejected.describe().startswith("chat.messages partition 3 offset 1200: ")
+
+
+@pytest.mark.parametrize("seq", [0, 1, 2**40])
+def test_seq_header_round_trips(seq: int) -> None:
+    assert read_seq([("other", b"x"), *seq_header(seq)]) == seq
+
+
+@pytest.mark.parametrize("headers", [None, [], [("railbird-seq", b"\x01")], [("x", None)]])
+def test_missing_or_malformed_seq_is_none(headers: Any) -> None:
+    assert read_seq(headers) is None
+
+
+def test_dlq_headers_carry_reason_and_source() -> None:
+    headers = header_dict(dlq_headers("field 'ts': invalid", "poker.hands", 4, 77))
+    assert headers == {
+        "reason": "field 'ts': invalid",
+        "source_topic": "poker.hands",
+        "source_partition": "4",
+        "source_offset": "77",
+    }
+
+
+def _flag(players: tuple[str, ...]) -> Flag:
+    finding = Finding(
+        detector="bounty_collusion",
+        category="bounty_collusion",
+        severity="high",
+        score=0.9,
+        ts=T0,
+        player_ids=players,
+        evidence=Evidence(kind="bounty_steer", summary="steered bounties to p-2"),
+        tournament_id="trn-1",
+        dedupe_key="trn-1:p-2,p-1",
+    )
+    return Flag.from_finding(finding)
+
+
+def test_flag_is_keyed_by_its_first_player_and_carries_the_contract_json() -> None:
+    flag = _flag(("p-2", "p-1"))
+    key, value = flag_record(flag)
+    assert key == b"p-2"
+    body = orjson.loads(value)
+    assert body["flag_id"] == flag.flag_id and body["player_ids"] == ["p-2", "p-1"]
+    assert body["category"] == "bounty_collusion" and body["evidence"]["kind"] == "bounty_steer"
+
+
+def test_action_is_keyed_by_its_player() -> None:
+    action = Action("a-1", "mute_chat", "p-9", T0, "spam", ("f-1",), timedelta(minutes=10))
+    key, value = action_record(action)
+    assert key == b"p-9"
+    assert orjson.loads(value)["kind"] == "mute_chat"
+
+
+# ---- the event-time merge ------------------------------------------------------------------
+
+CHAT0, CHAT1, TABLE0 = TP("chat", 0), TP("chat", 1), TP("table", 0)
+
+
+def _add(merge: EventTimeMerge, tp: TP, offset: int, t: float, seq: int | None = None) -> None:
+    event = chat("hi", t=t, message_id=f"{tp.topic}{tp.partition}-{offset}")
+    merge.add(pending(tp, offset, event, None, seq=seq, topic_rank=0))
+
+
+def _ids(released: list[Any]) -> list[str]:
+    return [p.item.event_id for p in released]
+
+
+def test_merge_interleaves_partitions_in_event_time() -> None:
+    merge = EventTimeMerge(max_wait=1.0)
+    for offset, t in enumerate([1, 4, 9]):
+        _add(merge, CHAT0, offset, t)
+    for offset, t in enumerate([2, 3, 10]):
+        _add(merge, CHAT1, offset, t)
+    released = merge.release([CHAT0, CHAT1], caught_up=lambda tp: True)
+    assert _ids(released) == ["chat0-0", "chat1-0", "chat1-1", "chat0-1", "chat0-2", "chat1-2"]
+    assert merge.total() == 0
+
+
+def test_merge_holds_back_while_a_partition_is_still_fetching() -> None:
+    clock = [0.0]
+    merge = EventTimeMerge(max_wait=1.0, clock=lambda: clock[0])
+    _add(merge, CHAT0, 0, 5)
+    behind = {CHAT1}
+    assert merge.release([CHAT0, CHAT1], caught_up=lambda tp: tp not in behind) == []
+    _add(merge, CHAT1, 0, 2)  # the lagging partition had something earlier
+    _add(merge, CHAT1, 1, 7)
+    behind.clear()  # ... and its fetch reached the high watermark
+    assert _ids(merge.release([CHAT0, CHAT1], caught_up=lambda tp: tp not in behind)) == [
+        "chat1-0",
+        "chat0-0",
+        "chat1-1",
+    ]
+
+
+def test_merge_stops_when_a_drained_partition_may_have_more() -> None:
+    merge = EventTimeMerge(max_wait=1.0)
+    _add(merge, CHAT0, 0, 1)
+    _add(merge, CHAT1, 0, 3)
+    released = merge.release([CHAT0, CHAT1], caught_up=lambda tp: tp != CHAT0)
+    assert _ids(released) == ["chat0-0"]  # CHAT0 emptied and is not caught up: wait for it
+
+
+def test_merge_gives_up_waiting_after_max_wait_of_idle_polling() -> None:
+    clock = [0.0]
+    merge = EventTimeMerge(max_wait=1.0, clock=lambda: clock[0])
+    _add(merge, CHAT0, 0, 5)
+    assert merge.release([CHAT0, CHAT1], caught_up=lambda tp: tp == CHAT0) == []
+    clock[0] = 0.9
+    assert merge.release([CHAT0, CHAT1], caught_up=lambda tp: tp == CHAT0) == []
+    clock[0] = 1.0
+    assert _ids(merge.release([CHAT0, CHAT1], caught_up=lambda tp: tp == CHAT0)) == ["chat0-0"]
+
+
+def test_merge_breaks_time_ties_by_file_sequence_then_topic() -> None:
+    merge = EventTimeMerge(max_wait=1.0)
+    _add(merge, TABLE0, 0, 1, seq=8)
+    _add(merge, CHAT0, 0, 1, seq=7)
+    assert _ids(merge.release([CHAT0, TABLE0], caught_up=lambda tp: True)) == [
+        "chat0-0",
+        "table0-0",
+    ]
+
+
+def test_undecodable_records_do_not_wait_for_the_merge() -> None:
+    merge = EventTimeMerge(max_wait=10.0)
+    bad = decode(RawRecord("chat", "partition 0 offset 0", b"{oops"))
+    assert isinstance(bad, Rejected)
+    merge.add(pending(CHAT0, 0, bad, None, seq=None, topic_rank=0))
+    _add(merge, CHAT0, 1, 1)
+    released = merge.release([CHAT0, CHAT1], caught_up=lambda tp: tp == CHAT0)
+    assert [p.offset for p in released] == [0]
+
+
+def test_dropped_partitions_forget_their_buffer() -> None:
+    merge = EventTimeMerge(max_wait=1.0)
+    _add(merge, CHAT0, 0, 1)
+    _add(merge, CHAT1, 0, 2)
+    assert merge.drop([CHAT1]) == 1
+    assert _ids(merge.release([CHAT0], caught_up=lambda tp: True)) == ["chat0-0"]
+
+
+def test_builders_time_matches_merge_key() -> None:
+    event = chat("x", t=3)
+    assert pending(CHAT0, 0, event, None, seq=None, topic_rank=0).sort_key[0] == at(3)
