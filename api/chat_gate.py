@@ -89,4 +89,6 @@ class ChatGate:
             return Verdict(
                 "block", tuple(f.evidence.summary for f in blocking), findings=tuple(findings)
             )
-        return Verdict("allow", tuple(f.evidence.summary for f in findings), findings=tuple(findings))
+        return Verdict(
+            "allow", tuple(f.evidence.summary for f in findings), findings=tuple(findings)
+        )

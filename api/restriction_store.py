@@ -132,8 +132,13 @@ def apply_restriction(
                 actor=actor,
             )
         )
-        _audit(conn, actor, "restriction.apply", player_id,
-               {"action_id": action_id, "kind": kind, "reason": reason})
+        _audit(
+            conn,
+            actor,
+            "restriction.apply",
+            player_id,
+            {"action_id": action_id, "kind": kind, "reason": reason},
+        )
     return restriction
 
 

@@ -37,9 +37,11 @@ def check(request: Request, body: ChatCheckIn, _: ChatService) -> ChatCheckOut:
     gate: ChatGate = request.app.state.chat_gate
     verdict = gate.check(message)
     return ChatCheckOut(
-        decision=verdict.decision,  # type: ignore[arg-type]
+        decision=verdict.decision,
         reasons=list(verdict.reasons),
         categories=sorted({f.category for f in verdict.findings}),
-        restriction=None if verdict.restriction is None else restriction_out(verdict.restriction, now),
+        restriction=None
+        if verdict.restriction is None
+        else restriction_out(verdict.restriction, now),
         checked_in_ms=round((time.perf_counter() - started) * 1000, 3),
     )

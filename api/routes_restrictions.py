@@ -25,7 +25,7 @@ Reader = Annotated[Principal, Depends(require(Role.ANALYST, Role.CHAT_SERVICE, R
 def restriction_out(r: Restriction, now: datetime) -> RestrictionOut:
     return RestrictionOut(
         action_id=r.action_id,
-        kind=r.kind,  # type: ignore[arg-type]
+        kind=r.kind,
         player_id=r.player_id,
         ts=r.ts,
         expires_at=r.expires_at,
@@ -54,7 +54,9 @@ def apply(request: Request, body: RestrictionIn, who: Analyst) -> RestrictionOut
         request.app.state.engine,
         player_id=body.player_id,
         kind=body.kind,
-        duration=None if body.duration_minutes is None else timedelta(minutes=body.duration_minutes),
+        duration=None
+        if body.duration_minutes is None
+        else timedelta(minutes=body.duration_minutes),
         reason=body.reason,
         actor=f"key:{who.key_id}",
         flag_ids=tuple(body.flag_ids),

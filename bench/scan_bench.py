@@ -41,7 +41,9 @@ def _baseline(path: Path) -> tuple[float, float]:
 def _scan(path: Path) -> tuple[int, float, float, str]:
     done = subprocess.run(
         [sys.executable, "-m", "railbird", "scan", str(path), "--out", "/dev/null"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     summary = done.stderr.strip().splitlines()[-1]
     match = re.search(r"(\d+) events .* = ([\d,]+) events/s.*peak RSS (\d+) MiB", summary)
@@ -62,8 +64,9 @@ def main() -> int:
     for hours in args.hours:
         events = args.workdir / f"day-{args.players}p-{hours:g}h.jsonl"
         truth = events.with_suffix(".truth.jsonl")
-        config = SimConfig(seed=42, tournaments=1, cash_tables=0, hours=hours,
-                           players_per_tournament=args.players)
+        config = SimConfig(
+            seed=42, tournaments=1, cash_tables=0, hours=hours, players_per_tournament=args.players
+        )
         write_simulation(config, events, truth)
         raw, validated = _baseline(events)
         count, rate, rss, summary = _scan(events)

@@ -37,6 +37,13 @@ def _parser() -> argparse.ArgumentParser:
         "--intensity", type=float, help="collusion teams act on this share of opportunities"
     )
     sim.add_argument("--violation-scale", type=float, help="multiplies every chat-violation rate")
+    sim.add_argument(
+        "--team-intensities",
+        type=float,
+        nargs="+",
+        help="per-team intensities, e.g. 0.4 0.85: team k gets the k-th value",
+    )
+    sim.add_argument("--bounty-teams", type=int, help="bounty-collusion teams per tournament")
     sim.add_argument("--out", type=Path, required=True, help="events JSON Lines")
     sim.add_argument("--truth", type=Path, required=True, help="truth JSON Lines")
     sim.set_defaults(handler=commands.simulate)

@@ -21,6 +21,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         "players_per_tournament": args.players,
         "team_intensity": args.intensity,
         "violation_scale": args.violation_scale,
+        "team_intensities": None if args.team_intensities is None else tuple(args.team_intensities),
+        "bounty_teams_per_tournament": args.bounty_teams,
     }
     fields.update({name: value for name, value in optional.items() if value is not None})
     config = SimConfig(**fields)  # type: ignore[arg-type]

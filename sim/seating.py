@@ -91,7 +91,9 @@ def _break(
         roomy = sorted(others, key=lambda t: (-len(t.free_seats()), t.table_id))
         dst = roomy[0]
         if len(group) > 1:
-            touched.extend(_make_room(dst, [t for t in roomy if t is not dst], len(group), ms, pinned))
+            touched.extend(
+                _make_room(dst, [t for t in roomy if t is not dst], len(group), ms, pinned)
+            )
         for member in group:
             if not dst.free_seats():  # no room anywhere for the whole group
                 dst = max(others, key=lambda t: len(t.free_seats()))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sim import table_chat
 from sim.config import SimConfig
@@ -38,6 +39,8 @@ class TableRun:
     button: int = 0
     hands: int = 0
     last_ended: int = 0
+    # Table-channel messages that may land in a later hand: (ms, message_id, violation truth).
+    carried: list[tuple[int, str, dict[str, Any] | None]] = field(default_factory=list)
 
     def free_seats(self) -> list[int]:
         return [s for s in range(1, self.size + 1) if s not in self.seats]
@@ -108,8 +111,41 @@ class TableRun:
         self.hands += 1
         self.last_ended = end
         gap = table_chat.around_hand(self, dealt, result, start, end, big_blind)
+        self._overlap(hand_id, start, end)
         self.clock = end + max(gap, rng.randint(2_500, 6_000))
         return result
+
+    def carry(self, ms: int, message_id: str, truth: dict[str, Any] | None) -> None:
+        """Remember a table message whose hand, if any, is only known once it is dealt."""
+        self.carried.append((ms, message_id, truth))
+
+    def _overlap(self, hand_id: str, start: int, end: int) -> None:
+        """Label the carried messages said while `hand_id` was in play. Their truth records are
+        still in the outbox (nothing after this table's clock has been released), so a
+        violation's record gains the hand and, per the house rule, `in_hand_influence` as an
+        accepted category; honest ones become `in_hand_small_talk` hard negatives."""
+        keep: list[tuple[int, str, dict[str, Any] | None]] = []
+        for ms, message_id, truth in self.carried:
+            if ms <= start:
+                continue
+            if ms >= end:
+                keep.append((ms, message_id, truth))
+            elif truth is not None:
+                truth["hand_id"] = hand_id
+                truth["table_id"] = self.table_id
+                if "in_hand_influence" not in truth["accept"]:
+                    truth["accept"] = [*truth["accept"], "in_hand_influence"]
+            elif self.cfg.hard_negatives:
+                self.out.truth(
+                    ms,
+                    {
+                        "hard_negative": "in_hand_small_talk",
+                        "message_id": message_id,
+                        "hand_id": hand_id,
+                        "table_id": self.table_id,
+                    },
+                )
+        self.carried = keep
 
     def _settle(self, dealt: list[Player], result: HandResult, start: int, bb: int) -> None:
         stacks = result.final_stacks

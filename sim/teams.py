@@ -2,7 +2,10 @@
 
 A team acts on an *opportunity* (a hand where its scheme applies) with probability `intensity`,
 decided once per hand for the whole team so that members act together. Everything else is
-honest play from each member's own style, which is what makes low-intensity teams hard to find.
+honest play from each member's own style, which is what makes low-intensity teams hard to find,
+with two exceptions that hold at any intensity because a team needs its members alive: a member
+never calls or bets into an all-in partner or stakes its whole stack against a partner, and with
+a deep stack risks a third of it only with a very strong hand.
 """
 
 from __future__ import annotations
@@ -75,8 +78,9 @@ class Team:
             "first_violation_ts": None,
             "acts": self.acts,
             "optional": self.acts < 3,  # a scheme that barely ran leaves too little evidence
-            "hand_ids": list(self.hand_ids),
         }
+        if self.category != "coordinated_sit_out":  # sit-out episodes are not hands
+            record["hand_ids"] = list(self.hand_ids)
         if self.category == "bounty_collusion":
             ranked = sorted(self.target_acts.items(), key=lambda kv: (-kv[1], kv[0]))
             record["target"] = ranked[0][0] if ranked else self.target
@@ -101,7 +105,12 @@ class BountyTeamPolicy:
         self.team = team
 
     def decide(self, view: DecisionView, rng: random.Random) -> tuple[Move, int]:
-        return _disciplined(view, self._plan(view, rng))
+        move = _disciplined(view, self._plan(view, rng))
+        if move[0] != "fold" and view.to_call >= view.stack:
+            aggressor = _raises(view)[-1:]
+            if aggressor and aggressor[0] in self.team.ids:
+                return passive_move(view, False)  # never stake the whole stack on a partner
+        return move
 
     def _plan(self, view: DecisionView, rng: random.Random) -> tuple[Move, int]:
         team = self.team
@@ -136,7 +145,9 @@ class BountyTeamPolicy:
                 if pct > 0.3:
                     return raise_move(view, int(view.big_blind * rng.uniform(2.2, 3.0)))
                 return passive_move(view, view.to_call <= view.big_blind)
-            if raisers[-1] in ids and cheap and pct > 0.25:
+            opener = by_id.get(raisers[-1])
+            deep = opener is not None and opener.stack > 2 * (view.to_call * 3 + view.pot)
+            if raisers[-1] in ids and cheap and deep and pct > 0.25:
                 return _capped(view, view.to_call * 3 + view.pot)  # the sandwich re-raise
             if raisers[-1] == target.player_id and live_partners and cheap and pct > 0.45:
                 return _capped(view, view.to_call * 3 + view.pot)  # isolate the target

@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from sim import chat_lines, influence_lines, seating, team_setup
+from sim import chat_lines, influence_lines, seating, team_setup, tourney_chat
 from sim.agenda import Agenda
 from sim.config import SimConfig
 from sim.players import Player, new_player
@@ -40,6 +40,7 @@ class TournamentRun:
             report=self._report,
             mass_drop=self._mass_drop,
             channel_chat=self._channel_chat,
+            bust_reaction=self._bust_reaction,
         )
         minute = 60_000
         self.structure = Structure(
@@ -169,6 +170,8 @@ class TournamentRun:
         player = next(p for p in table.seats.values() if p.pid == entry["player_id"])
         player.alive = False
         self.alive -= 1
+        if self.rng.random() < 0.2 * self.cfg.chat_scale:
+            self.agenda.add(end, "bust_reaction", (player, table.table_id))
         table.policies.pop(player.pid, None)
         table.unseat(player, end + table.rng.randint(800, 2_000))
         winners = entry["by"]
@@ -283,28 +286,7 @@ class TournamentRun:
             )
 
     def _channel_chat(self, ms: int, _: None) -> None:
-        rng = self.rng
-        live = [p for p in self.players if p.alive]
-        if not live:
-            return
-        speaker, other = rng.choice(live), rng.choice(live)
-        if rng.random() < 0.7:
-            self.out.chat(
-                ms,
-                speaker.pid,
-                speaker.name,
-                chat_lines.say(rng, chat_lines.TOURNEY_TALK),
-                channel="tournament",
-                tournament_id=self.tournament_id,
-            )
-        elif other is not speaker:
-            self.out.chat(
-                ms,
-                speaker.pid,
-                speaker.name,
-                chat_lines.say(rng, chat_lines.PRIVATE_TALK),
-                channel="private",
-                recipient_id=other.pid,
-            )
-        mean = 40_000 * 180 / max(20, len(live))
-        self.agenda.add(ms + 1 + int(rng.expovariate(1 / mean)), "channel_chat", None)
+        tourney_chat.channel_chat(self, ms)
+
+    def _bust_reaction(self, ms: int, subject: tuple[Player, str]) -> None:
+        tourney_chat.bust_reactions(self, ms, subject[0], subject[1], self.rng)

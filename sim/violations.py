@@ -51,8 +51,8 @@ _IN_HAND_WEIGHTS = (0.3, 0.18, 0.12, 0.1, 0.14, 0.16)
 
 def label(
     table: TableRun, ms: int, message_id: str, category: str, optional: bool = False, **extra: Any
-) -> None:
-    record = {
+) -> dict[str, Any]:
+    record: dict[str, Any] = {
         "message_id": message_id,
         "category": category,
         "accept": ACCEPT[category],
@@ -60,6 +60,7 @@ def label(
     }
     record.update(extra)
     table.out.truth(ms, record)
+    return record
 
 
 def railbird(table: TableRun, staff: bool = False) -> Player:
@@ -138,7 +139,10 @@ def _chat(table: TableRun, category: str, dealt: list[Player], start: int, end: 
         "pii_disclosure": lambda: abuse.pii_disclosure(rng, name, abuse.real_name(rng)),
         "impersonation": lambda: abuse.impersonation(rng, name),
     }[category]()
-    label(table, ms, post(text, ms), category)
+    mid = post(text, ms)
+    record = label(table, ms, mid, category)
+    if channel == "table":
+        table.carry(ms, mid, record)
 
 
 def _spam(table: TableRun, post: Any, ms: int) -> None:
@@ -166,7 +170,9 @@ def _spam(table: TableRun, post: Any, ms: int) -> None:
         else:
             text = texts or ""
         mid = post(text, at, "emoji" if style == 2 else "text")
-        label(table, at, mid, "spam", optional=i < (3 if style in (0, 2) else 1))
+        table.carry(
+            at, mid, label(table, at, mid, "spam", optional=i < (3 if style in (0, 2) else 1))
+        )
         at += rng.randint(*spacing)
 
 
@@ -234,13 +240,18 @@ def _in_hand(
         recipient_id=recipient,
         kind=text_kind,
     )
+    seated = speaker.pid in by_id
     label(
         table,
         ms,
         mid,
         "in_hand_influence",
         hand_id=result.hand["hand_id"],
-        kind=kind,
+        # who said it decides the kind: anything typed into the table by an observer is
+        # `railbird` (advice included); a private message keeps `private`, its speaker below
+        kind=kind if seated or private else "railbird",
+        content=kind,
+        speaker="folded_player" if seated else "railbird",
         player_ids=[speaker.pid],
         table_id=table.table_id,
     )

@@ -25,9 +25,21 @@ def test_demo_serves_flags_within_a_minute(tmp_path: Path) -> None:
     port = _free_port()
     env = {**os.environ, "RAILBIRD_API_KEYS": json.dumps({KEY: "analyst"})}
     process = subprocess.Popen(
-        [sys.executable, "-m", "railbird", "demo", "--port", str(port),
-         "--database", str(tmp_path / "demo.db"), "--speed", "1"],
-        env=env, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "railbird",
+            "demo",
+            "--port",
+            str(port),
+            "--database",
+            str(tmp_path / "demo.db"),
+            "--speed",
+            "1",
+        ],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     base = f"http://127.0.0.1:{port}"
     flags: list[dict[str, object]] = []

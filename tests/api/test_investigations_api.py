@@ -8,16 +8,20 @@ from tests.api.conftest import auth
 
 
 def _flag(client: TestClient, category: str) -> dict:  # type: ignore[type-arg]
-    items = client.get("/v1/flags", params={"category": category, "limit": 500},
-                       headers=auth("investigator")).json()["items"]
+    items = client.get(
+        "/v1/flags", params={"category": category, "limit": 500}, headers=auth("investigator")
+    ).json()["items"]
     assert items, f"no {category} flag in the example stream"
     return items[0]  # type: ignore[no-any-return]
 
 
 def test_context_holds_the_conversation_and_the_hand(client: TestClient) -> None:
     flag = _flag(client, "profanity")
-    context = client.get(f"/v1/flags/{flag['flag_id']}/context",
-                         params={"window_minutes": 5}, headers=auth("investigator")).json()
+    context = client.get(
+        f"/v1/flags/{flag['flag_id']}/context",
+        params={"window_minutes": 5},
+        headers=auth("investigator"),
+    ).json()
     assert context["flag"]["flag_id"] == flag["flag_id"]
     chat_ids = [m["message_id"] for m in context["chat"]]
     assert "m-0003" in chat_ids and "m-0002" in chat_ids, "the table's chat around the flag"

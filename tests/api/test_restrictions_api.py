@@ -12,8 +12,12 @@ from tests.api.conftest import auth
 def mute(client: TestClient, player: str = "p-ann", minutes: int | None = 30) -> dict[str, object]:
     response = client.post(
         "/v1/restrictions",
-        json={"player_id": player, "kind": "mute_chat", "duration_minutes": minutes,
-              "reason": "repeated abuse after warning"},
+        json={
+            "player_id": player,
+            "kind": "mute_chat",
+            "duration_minutes": minutes,
+            "reason": "repeated abuse after warning",
+        },
         headers=auth("analyst"),
     )
     assert response.status_code == 201, response.text
@@ -63,18 +67,25 @@ def test_suspension_blocks_snapcam_too(client: TestClient) -> None:
 def test_lifting_twice_is_a_conflict_and_unknown_is_404(client: TestClient) -> None:
     restriction = mute(client)
     path = f"/v1/restrictions/{restriction['action_id']}/lift"
-    assert client.post(path, json={"reason": "appeal upheld"}, headers=auth("analyst")).status_code == 200
+    assert (
+        client.post(path, json={"reason": "appeal upheld"}, headers=auth("analyst")).status_code
+        == 200
+    )
     again = client.post(path, json={"reason": "appeal upheld"}, headers=auth("analyst"))
     assert again.status_code == 409 and again.json()["title"] == "Conflict"
-    unknown = client.post("/v1/restrictions/a-nope/lift", json={"reason": "appeal upheld"},
-                          headers=auth("analyst"))
+    unknown = client.post(
+        "/v1/restrictions/a-nope/lift", json={"reason": "appeal upheld"}, headers=auth("analyst")
+    )
     assert unknown.status_code == 404
 
 
 def test_every_manual_change_is_audited(client: TestClient) -> None:
     restriction = mute(client)
-    client.post(f"/v1/restrictions/{restriction['action_id']}/lift", json={"reason": "appeal"},
-                headers=auth("analyst"))
+    client.post(
+        f"/v1/restrictions/{restriction['action_id']}/lift",
+        json={"reason": "appeal"},
+        headers=auth("analyst"),
+    )
     engine = client.app.state.engine  # type: ignore[attr-defined]
     with engine.connect() as conn:
         rows = conn.execute(select(schema.audit_log).order_by(schema.audit_log.c.id)).all()
@@ -87,8 +98,9 @@ def test_roles_are_least_privilege(client: TestClient) -> None:
     for role in ("chat_service", "investigator"):
         response = client.post("/v1/restrictions", json=body, headers=auth(role))
         assert response.status_code == 403, role
-    analyst_check = client.post("/v1/chat/check", json={"player_id": "p-ann", "text": "hi"},
-                                headers=auth("analyst"))
+    analyst_check = client.post(
+        "/v1/chat/check", json={"player_id": "p-ann", "text": "hi"}, headers=auth("analyst")
+    )
     assert analyst_check.status_code == 403
 
 
@@ -100,6 +112,7 @@ def test_the_check_blocks_a_message_that_breaks_the_rules(client: TestClient) ->
 
 def test_listing_restrictions(client: TestClient) -> None:
     restriction = mute(client, player="p-dan")
-    listed = client.get("/v1/restrictions", params={"player_id": "p-dan"},
-                        headers=auth("chat_service")).json()
+    listed = client.get(
+        "/v1/restrictions", params={"player_id": "p-dan"}, headers=auth("chat_service")
+    ).json()
     assert [r["action_id"] for r in listed] == [restriction["action_id"]]

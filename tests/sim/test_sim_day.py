@@ -12,7 +12,14 @@ from sim.config import SimConfig
 from sim.run import simulate
 from sim.violations import CHAT_CATEGORIES
 
-DAY = SimConfig(seed=2, tournaments=2, players_per_tournament=90, cash_tables=2, hours=1.25)
+DAY = SimConfig(
+    seed=2,
+    tournaments=2,
+    players_per_tournament=90,
+    cash_tables=2,
+    hours=1.25,
+    violation_scale=2.0,
+)
 Records = list[dict[str, Any]]
 
 
@@ -198,3 +205,81 @@ def test_hard_negatives_are_present_and_clean(day: tuple[Records, Records]) -> N
             ]
             assert later is not None
             assert not table_starts or min(table_starts) > said
+
+
+def _table_chat_in_play(events: Records) -> list[tuple[dict[str, Any], str | None]]:
+    """Every table-channel message with the hand in play at its table when it was said."""
+    in_play: dict[str, str] = {}
+    said: list[tuple[dict[str, Any], str | None]] = []
+    for event in events:
+        if event["type"] == "table" and event["action"] == "hand_start":
+            in_play[event["table_id"]] = event["hand_id"]
+        elif event["type"] == "table" and event["action"] == "hand_end":
+            in_play.pop(event["table_id"], None)
+        elif event["type"] == "chat" and event["channel"] == "table":
+            said.append((event, in_play.get(event["table_id"])))
+    return said
+
+
+def test_table_chat_during_a_hand_is_labelled_by_the_house_rule(
+    day: tuple[Records, Records],
+) -> None:
+    events, truth = day
+    labels = {t["message_id"]: t for t in truth if "message_id" in t}
+    during: Counter[str] = Counter()
+    for message, hand_id in _table_chat_in_play(events):
+        label = labels.get(message["message_id"])
+        if hand_id is None:
+            assert label is None or label.get("category") != "in_hand_influence"
+            continue
+        assert label is not None, message  # nothing said during a hand goes unlabelled
+        if "category" in label:  # a violation: it names the hand, and in-hand flags count
+            assert label["hand_id"] == hand_id
+            assert "in_hand_influence" in label["accept"]
+        else:  # honest: small talk only, never an emoji or a SnapCam
+            assert label["hard_negative"] == "in_hand_small_talk"
+            assert label["hand_id"] == hand_id
+            assert message["kind"] == "text"
+        during[label.get("category") or label["hard_negative"]] += 1
+    assert during["in_hand_small_talk"] > 100
+    assert during["in_hand_influence"] > 5
+
+
+def test_in_hand_kinds_name_who_spoke(day: tuple[Records, Records]) -> None:
+    events, truth = day
+    chats = {e["message_id"]: e for e in events if e["type"] == "chat"}
+    dealt = {e["hand_id"]: {s["player_id"] for s in e["seats"]} for e in events if "seats" in e}
+    roles: Counter[str] = Counter()
+    for record in truth:
+        if record.get("category") != "in_hand_influence":
+            continue
+        message = chats[record["message_id"]]
+        seated = message["player_id"] in dealt[record["hand_id"]]
+        assert record["speaker"] == ("folded_player" if seated else "railbird")
+        if message["channel"] == "table" and not seated:
+            assert record["kind"] == "railbird"  # railbird advice is `railbird`, not `advice`
+        if record["kind"] == "private":
+            assert message["recipient_id"] in dealt[record["hand_id"]]
+        roles[record["speaker"]] += 1
+    assert roles["railbird"] > 0 and roles["folded_player"] > 0
+
+
+def test_honest_emoji_during_a_hand_are_off_the_table(day: tuple[Records, Records]) -> None:
+    events, truth = day
+    reactions = {t["message_id"] for t in truth if t.get("hard_negative") == "other_table_reaction"}
+    seat_of: dict[str, str] = {}
+    in_play: set[str] = set()
+    off_table_in_hand = 0
+    for event in events:
+        if event["type"] == "table":
+            if event["action"] == "join":
+                seat_of[event["player_id"]] = event["table_id"]
+            elif event["action"] == "hand_start":
+                in_play.add(event["table_id"])
+            elif event["action"] == "hand_end":
+                in_play.discard(event["table_id"])
+        elif event["type"] == "chat" and event["message_id"] in reactions:
+            assert event["channel"] in ("tournament", "private")
+            if event["kind"] == "emoji" and seat_of.get(event["player_id"]) in in_play:
+                off_table_in_hand += 1
+    assert off_table_in_hand > 0

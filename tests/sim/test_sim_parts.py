@@ -38,12 +38,23 @@ def test_timestamps_are_rfc3339_utc_milliseconds() -> None:
 
 def test_blinds_rise_and_breaks_sit_at_the_end_of_each_hour() -> None:
     start = to_ms(SMALL.start)
-    structure = Structure(start, 15 * 60_000, 60 * 60_000, 5 * 60_000)
+    structure = Structure(start, 20 * 60_000, 60 * 60_000, 5 * 60_000)
     assert structure.blinds(start) == (50, 100, 0)
-    assert structure.blinds(start + 31 * 60_000)[2] > 0  # antes from level 3
+    assert structure.blinds(start + 59 * 60_000) == (75, 150, 0)  # level 3: no ante yet
+    assert structure.blinds(start + 61 * 60_000) == (100, 200, 25)  # antes from level 4
+    assert structure.level(start + 179 * 60_000) == 9
+    assert structure.blinds(start + 179 * 60_000)[1] == 600
     assert structure.break_at(start + 56 * 60_000) == (start + 55 * 60_000, start + 60 * 60_000)
     assert structure.break_at(start + 54 * 60_000) is None
     assert structure.breaks(start + 3 * 3_600_000)[-1][0] == start + 175 * 60_000
+
+
+def test_default_day_starts_deep_and_stays_post_flop() -> None:
+    cfg = SimConfig()
+    structure = Structure(to_ms(cfg.start), int(cfg.level_minutes * 60_000), 3_600_000, 300_000)
+    assert cfg.starting_stack / structure.blinds(to_ms(cfg.start))[1] >= 100
+    after_six_hours = structure.blinds(to_ms(cfg.start) + 6 * 3_600_000)[1]
+    assert 3_000 <= after_six_hours <= 8_000  # 18 levels of 20 minutes, not a turbo
 
 
 def _hand(actions: list[tuple[str, str, str, int]], showdown: list[str]) -> dict[str, object]:

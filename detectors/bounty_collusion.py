@@ -1,0 +1,194 @@
+"""Flags groups in a bounty tournament that gang up on one target: raise and re-raise around them,
+check it down once they are all-in, take the knockout, and plan it in chat.
+
+The core statistic is a contrast, never a win rate: how often player j re-raises player i's open,
+against how often j re-raises anybody else's open from a similar stack depth (see
+`bounty_stats`). Honest re-raises do not care who opened; a team's sandwich re-raises do. The
+target is the player most often caught live between the pair's raises. Check-downs of a dry side
+pot are legitimate and are only supporting evidence (named in the summary) once the re-raise
+contrast has already singled out the pair. Planning chat raises the severity, and on its own
+(a private message naming the target) gives a low-severity flag.
+
+State is keyed by tournament id (chat plans by sender id). Kafka caveat: hands are partitioned
+by table; a pair is almost always seated together, so partitioned state mostly suffices, but the
+per-player baseline then only covers that worker's tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import ClassVar
+
+from detectors.bounty_stats import BountyTournament, PairTest, Support
+from detectors.collusion_chat import is_bounty_plan, mentioned_names, name_keys
+from detectors.events import AnyEvent, ChatEvent, HandEvent
+from detectors.findings import Evidence, Finding, Severity
+from detectors.hand_features import hand_features
+from detectors.sit_out_stats import bonferroni
+from detectors.state import State
+
+_Plan = tuple[str | None, str, datetime, str | None]  # recipient, message id, ts, target
+
+
+@dataclass(frozen=True, slots=True)
+class BountyCollusion:
+    name: ClassVar[str] = "bounty_collusion"
+    alpha: float = 0.001  # family-wise, after Bonferroni over pairs with opportunities
+    alpha_with_plan: float = 0.01  # no Bonferroni: the plan named the pair beforehand
+    min_reraises: int = 4
+    min_reraises_with_plan: int = 2
+    min_target_share: float = 0.5  # the target is caught in at least this share of re-raises
+    tournament_ttl: timedelta = timedelta(hours=8)
+    plan_ttl: timedelta = timedelta(hours=6)
+    names_ttl: timedelta = timedelta(hours=12)
+
+    def detect(self, event: AnyEvent, state: State) -> list[Finding]:
+        if isinstance(event, ChatEvent):
+            return self._chat(event, state)
+        if not isinstance(event, HandEvent) or event.tournament_id is None:
+            return []
+        feats = hand_features(event)
+        if not feats.is_bounty:
+            return []
+        key = (event.tournament_id, "bounty")
+        trn: BountyTournament = state.get(key) or BountyTournament()
+        touched = trn.add_hand(feats, event, max(1, event.big_blind))
+        findings = [f for pair in touched if (f := self._test(trn, pair, event, state))]
+        state.put(key, trn, self.tournament_ttl)
+        return findings
+
+    def _test(
+        self, trn: BountyTournament, pair: tuple[str, str], hand: HandEvent, state: State
+    ) -> Finding | None:
+        test = trn.pair_test(pair)
+        if test.reraises < self.min_reraises_with_plan:
+            return None
+        if test.reraises < self.min_reraises and not self._plans(pair, state):
+            return None
+        plans = self._plans(pair, state)
+        # A plan in chat names the pair before the hands are looked at: one pre-specified test,
+        # no correction for the thousands of pairs nobody pointed at.
+        tests = 1 if plans else trn.candidate_pairs()
+        adjusted = bonferroni(test.p_value, tests)
+        if adjusted >= (self.alpha_with_plan if plans else self.alpha):
+            return None
+        if test.target is None or test.target_share < self.min_target_share:
+            return None
+        trn.flagged.add(pair)
+        group = trn.group(pair)
+        support = trn.support(group, test.target)
+        strong = bool(plans) or support.knockouts > 0 or support.checkdowns >= 2
+        severity: Severity = "high" if strong or adjusted < 1e-9 else "medium"
+        return self._finding(hand, group, pair, test, adjusted, tests, plans, severity, support)
+
+    def _finding(
+        self,
+        hand: HandEvent,
+        group: tuple[str, ...],
+        pair: tuple[str, str],
+        test: PairTest,
+        adjusted: float,
+        tests: int,
+        plans: list[_Plan],
+        severity: Severity,
+        support: Support,
+    ) -> Finding:
+        tid = hand.tournament_id
+        plan_ids = [m for _, m, _, _ in plans]
+        summary = (
+            f"{' and '.join(pair)} re-raised each other's opens {test.reraises} times in "
+            f"{test.opportunities} chances (expected {test.expected:.1f} from their re-raises of "
+            f"others; p={adjusted:.2g} after {tests} pairs), {test.target} caught between them "
+            f"{test.target_hits} times; {support.checkdowns} check-down(s) with "
+            f"{test.target} all-in, {support.knockouts} knockout(s) of {test.target} by the group"
+            + (f"; planned in chat {', '.join(plan_ids)}" if plan_ids else "")
+        )
+        return Finding(
+            detector=self.name,
+            category="bounty_collusion",
+            severity=severity,
+            score=round(min(0.99, 0.75 + 0.02 * test.reraises + (0.1 if plans else 0.0)), 3),
+            ts=hand.ended_at,
+            player_ids=group,
+            tournament_id=tid,
+            table_id=hand.table_id,
+            hand_id=hand.hand_id,
+            message_ids=tuple(plan_ids),
+            dedupe_key=f"{tid}:{','.join(group)}:{test.target}",
+            evidence=Evidence(
+                kind="bounty_targeting",
+                summary=summary,
+                event_ids=tuple(test.hand_ids),
+                measures={
+                    "reraises": test.reraises,
+                    "opportunities": test.opportunities,
+                    "expected_reraises": round(test.expected, 4),
+                    "p_value": test.p_value,
+                    "candidate_pairs": tests,
+                    "p_value_bonferroni": adjusted,
+                    "target_caught": test.target_hits,
+                    "target_share": round(test.target_share, 3),
+                    "opener_folded_to_partner": test.opener_folds,
+                    "checkdowns_with_target_all_in": support.checkdowns,
+                    "knockouts_of_target": support.knockouts,
+                    "planning_messages": plan_ids,
+                },
+                details={"target": test.target, "pair": list(pair)},
+            ),
+        )
+
+    def _chat(self, event: ChatEvent, state: State) -> list[Finding]:
+        for k in name_keys(event.screen_name, event.player_id):
+            state.put(("screen_names", k), event.player_id, self.names_ttl)
+        if event.kind != "text" or not is_bounty_plan(event.text):
+            return []
+        target = self._resolve(event, state)
+        key = (event.player_id, "bounty_plan")
+        plans: list[_Plan] = list(state.get(key, []))
+        plans.append((event.recipient_id, event.message_id, event.ts, target))
+        state.put(key, plans[-20:], self.plan_ttl)
+        if event.channel != "private" or event.recipient_id is None:
+            return []
+        players = tuple(sorted({event.player_id, event.recipient_id}))
+        return [
+            Finding(
+                detector=self.name,
+                category="bounty_collusion",
+                severity="low",
+                score=0.55,
+                ts=event.ts,
+                player_ids=players,
+                tournament_id=event.tournament_id,
+                message_ids=(event.message_id,),
+                evidence=Evidence(
+                    kind="bounty_planning_chat",
+                    summary=(
+                        f"{event.player_id} privately proposed to {event.recipient_id} ganging "
+                        f"up on {target or 'a player'} ({event.message_id}); no supporting hands"
+                    ),
+                    event_ids=(event.message_id,),
+                    measures={"channel": event.channel},
+                    details={"target": target},
+                ),
+            )
+        ]
+
+    @staticmethod
+    def _resolve(event: ChatEvent, state: State) -> str | None:
+        """The player a plan names, from screen names seen in chat (never the two planners)."""
+        planners = {event.player_id, event.recipient_id}
+        for word in sorted(mentioned_names(event.text), key=len, reverse=True):
+            pid = state.get(("screen_names", word))
+            if pid is not None and pid not in planners:
+                return str(pid)
+        return None
+
+    @staticmethod
+    def _plans(pair: tuple[str, str], state: State) -> list[_Plan]:
+        found: list[_Plan] = []
+        for me, other in (pair, pair[::-1]):
+            for plan in state.get((me, "bounty_plan"), []):
+                if plan[0] in (other, None):
+                    found.append(plan)
+        return sorted(found, key=lambda p: p[2])

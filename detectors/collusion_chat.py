@@ -1,0 +1,67 @@
+"""Chat that plans collusion: agreeing to sit out together, or to gang up on a bounty.
+
+Planning chat alone is weak evidence (people joke), so the detectors treat it as a boost to the
+statistical evidence from play, and flag it alone only at low severity. The patterns need both
+the act (sit out / take out) and a sign of coordination (with me, together, both, signal), so a
+player announcing their own break ("sitting out for dinner") or wishing to bust someone never
+matches.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+
+_SITOUT_ACT = re.compile(r"\b(?:sit(?:ting)?\s*(?:out|back\s+in)|sitout)\b")
+_SITOUT_COORD = re.compile(
+    r"\b(?:with\s+me|together|both|we\s+all|all\s+of\s+us|signal|same\s+(?:as|time)|"
+    r"like\s+last\s+time|let'?s|lets|ok\s+(?:now|go)|k\s+(?:now|go)|now\s+sit|go\s+sit|"
+    r"in\s+\d+\s*(?:min|sec|s\b)?)"
+)
+
+_BOUNTY_ACT = re.compile(
+    r"\b(?:take\s+out|bust|get|isolate|squeeze|sandwich|knock\s+out|eliminate|target|"
+    r"check\s+it\s+down|dont\s+bet|don'?t\s+bet|never\s+(?:bet|raise))\b"
+)
+_BOUNTY_COORD = re.compile(
+    r"\b(?:together|i\s*'?(?:ll)?\s+(?:raise|open|3bet|shove|jam)\s+you|you\s+(?:shove|jam)|"
+    r"(?:bounty|head)\s+is\s+ours|split\s+(?:his|her|the)\s+bounty|if\s+\S+\s+is\s+all\s+in|"
+    r"(?:same|usual)\s+plan|against\s+me|into\s+me|sandwich|squeeze|isolate|reraise|jam)\b"
+)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def fold_text(text: str) -> str:
+    """Lower-case, strip accents and look-alike tricks that planners rarely bother with."""
+    normal = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return normal.lower().replace("\u2019", "'")
+
+
+def is_sitout_plan(text: str) -> bool:
+    folded = fold_text(text)
+    return bool(_SITOUT_ACT.search(folded) and _SITOUT_COORD.search(folded))
+
+
+def is_bounty_plan(text: str) -> bool:
+    folded = fold_text(text)
+    return bool(_BOUNTY_ACT.search(folded) and _BOUNTY_COORD.search(folded))
+
+
+def name_keys(screen_name: str | None, player_id: str) -> set[str]:
+    """The forms a player's name takes in someone else's message ("P-HAL" -> "phal", "hal")."""
+    keys: set[str] = set()
+    for raw in (screen_name or "", player_id):
+        folded = fold_text(raw)
+        joined = "".join(_WORD.findall(folded))
+        if len(joined) >= 3:
+            keys.add(joined)
+        keys.update(w for w in _WORD.findall(folded) if len(w) >= 3 and not w.isdigit())
+    return keys
+
+
+def mentioned_names(text: str) -> list[str]:
+    """Candidate name keys in a message, for a lookup in the screen-name directory."""
+    words = _WORD.findall(fold_text(text))
+    pairs = [a + b for a, b in itertools.pairwise(words)]
+    return [w for w in [*words, *pairs] if len(w) >= 3]

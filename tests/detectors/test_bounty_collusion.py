@@ -1,0 +1,217 @@
+"""Bounty collusion: a pair sandwiching one target flags; hunters and dry side pots don't."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+import pytest
+
+from detectors.bounty_collusion import BountyCollusion
+from detectors.events import AnyEvent, HandEvent
+from detectors.findings import Finding
+from detectors.hand_features import hand_features
+from detectors.state import TtlState
+from tests.builders import chat, hand
+
+PLAYERS = ["p-a", "p-b", "p-t", "p-c", "p-d", "p-e", "p-f", "p-g", "p-h"]
+Act = tuple[str, str, int]  # player, action, to (or amount for calls)
+
+
+def run(events: Iterable[AnyEvent]) -> list[Finding]:
+    det, state, found = BountyCollusion(), TtlState(), []
+    for event in events:
+        state.advance(event.time)
+        found.extend(det.detect(event, state))
+    return found
+
+
+def make_hand(
+    n: int,
+    preflop: list[Act],
+    *,
+    post: list[tuple[str, str, str, int]] | None = None,
+    eliminated: list[dict[str, Any]] | None = None,
+    stacks: dict[str, int] | None = None,
+    bounty: int | None = 500,
+    players: list[str] | None = None,
+) -> HandEvent:
+    seated = players or PLAYERS
+    acts: list[dict[str, Any]] = [
+        {"street": "preflop", "player_id": seated[0], "action": "post_sb", "amount": 50},
+        {"street": "preflop", "player_id": seated[1], "action": "post_bb", "amount": 100},
+    ]
+    for pid, action, to in preflop:
+        item: dict[str, Any] = {"street": "preflop", "player_id": pid, "action": action}
+        if action in ("raise", "all_in"):
+            item.update(amount=to, to=to)
+        elif action == "call":
+            item["amount"] = to
+        acts.append(item)
+    for street, pid, action, amount in post or []:
+        acts.append({"street": street, "player_id": pid, "action": action, "amount": amount})
+    stacks = stacks or {}
+    return hand(
+        f"h-{n}",
+        start=60.0 * n,
+        end=60.0 * n + 50,
+        seats=[
+            {"seat": i + 1, "player_id": p, "stack": stacks.get(p, 10_000), "bounty": bounty}
+            for i, p in enumerate(seated)
+        ],
+        actions=acts,
+        eliminated=eliminated,
+    )
+
+
+def honest_hand(n: int, rng: random.Random) -> HandEvent:
+    """Somebody opens, each later player folds, calls or (6%) re-raises, whoever opened."""
+    order = PLAYERS[2:] + PLAYERS[:2]
+    rng.shuffle(order)
+    if rng.random() < 0.3:
+        return make_hand(n, [(p, "fold", 0) for p in order])
+    opener, rest = order[0], order[1:]
+    acts: list[Act] = [(opener, "raise", 250)]
+    reraised = False
+    for p in rest:
+        roll = rng.random()
+        if not reraised and roll < 0.06:
+            acts.append((p, "raise", 800))
+            reraised = True
+        elif roll < 0.2:
+            acts.append((p, "call", 250))
+        else:
+            acts.append((p, "fold", 0))
+    return make_hand(n, acts)
+
+
+def sandwich_hand(n: int, a: str, b: str, target: str) -> HandEvent:
+    others = [p for p in PLAYERS if p not in (a, b, target)]
+    acts: list[Act] = [(a, "raise", 250), (target, "call", 250), (b, "raise", 1200)]
+    acts += [(p, "fold", 0) for p in others]
+    acts += [(target, "fold", 0), (a, "fold", 0)]
+    return make_hand(n, acts)
+
+
+def tournament(colluding_every: int | None, hands: int = 400, seed: int = 3) -> list[HandEvent]:
+    rng = random.Random(seed)
+    out: list[HandEvent] = []
+    for n in range(hands):
+        if colluding_every and n % colluding_every == 0:
+            a, b = ("p-a", "p-b") if n % 2 else ("p-b", "p-a")
+            out.append(sandwich_hand(n, a, b, "p-t"))
+        else:
+            out.append(honest_hand(n, rng))
+    return out
+
+
+def test_sandwiching_pair_is_flagged_with_target() -> None:
+    found = run(tournament(colluding_every=8))
+    assert found, "a pair re-raising each other around one target should flag"
+    first = found[0]
+    assert first.player_ids == ("p-a", "p-b")
+    assert first.evidence.details["target"] == "p-t"
+    m = first.evidence.measures
+    assert isinstance(m["p_value_bonferroni"], float) and m["p_value_bonferroni"] < 0.001
+    assert isinstance(m["reraises"], int) and isinstance(m["expected_reraises"], float)
+    assert m["reraises"] > 3 * m["expected_reraises"]
+    assert m["target_share"] == 1.0
+    assert first.evidence.event_ids and all(e.startswith("h-") for e in first.evidence.event_ids)
+    assert first.dedupe_key == "trn-1:p-a,p-b:p-t"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_honest_tables_do_not_flag(seed: int) -> None:
+    assert run(tournament(colluding_every=None, hands=600, seed=seed)) == []
+
+
+def test_honest_bounty_hunters_do_not_flag() -> None:
+    # The big bounty shoves often; different players call it off independently.
+    rng = random.Random(11)
+    events: list[AnyEvent] = []
+    for n in range(300):
+        if n % 5 == 0:
+            callers = rng.sample([p for p in PLAYERS if p != "p-t"], 2)
+            acts: list[Act] = [("p-t", "all_in", 1500)]
+            acts += [(p, "call", 1500) for p in callers]
+            acts += [(p, "fold", 0) for p in PLAYERS if p not in (*callers, "p-t")]
+            post = [("flop", callers[0], "check", 0), ("flop", callers[1], "check", 0)]
+            events.append(make_hand(n, acts, post=post, stacks={"p-t": 1500}))
+        else:
+            events.append(honest_hand(n, rng))
+    assert run(events) == []
+
+
+def test_dry_side_pot_check_down_once_does_not_flag() -> None:
+    acts: list[Act] = [("p-t", "all_in", 900), ("p-a", "call", 900), ("p-b", "call", 900)]
+    acts += [(p, "fold", 0) for p in PLAYERS if p not in ("p-t", "p-a", "p-b")]
+    post = [
+        ("flop", "p-a", "check", 0),
+        ("flop", "p-b", "check", 0),
+        ("turn", "p-a", "check", 0),
+        ("turn", "p-b", "check", 0),
+    ]
+    bust = [{"player_id": "p-t", "by": ["p-a"], "bounty_awarded": 500}]
+    h = make_hand(1, acts, post=post, eliminated=bust, stacks={"p-t": 900})
+    feats = hand_features(h)
+    assert [(c.all_in, c.others) for c in feats.checkdowns] == [("p-t", ("p-a", "p-b"))]
+    rng = random.Random(5)
+    assert run([h, *(honest_hand(n, rng) for n in range(2, 200))]) == []
+
+
+def test_knockouts_and_check_downs_raise_severity() -> None:
+    events: list[AnyEvent] = list(tournament(colluding_every=8, hands=120))
+    acts: list[Act] = [("p-t", "all_in", 900), ("p-a", "call", 900), ("p-b", "call", 900)]
+    acts += [(p, "fold", 0) for p in PLAYERS if p not in ("p-t", "p-a", "p-b")]
+    post = [("flop", "p-a", "check", 0), ("flop", "p-b", "check", 0)]
+    bust = [{"player_id": "p-t", "by": ["p-b"], "bounty_awarded": 500}]
+    events.append(make_hand(121, acts, post=post, eliminated=bust, stacks={"p-t": 900}))
+    events += [sandwich_hand(n, "p-a", "p-b", "p-t") for n in range(122, 130)]
+    found = run(events)
+    assert found[-1].severity == "high"
+    assert found[-1].evidence.measures["knockouts_of_target"] == 1
+    assert found[-1].evidence.measures["checkdowns_with_target_all_in"] == 1
+
+
+def test_non_bounty_tournament_is_ignored() -> None:
+    rng = random.Random(2)
+    events = [
+        make_hand(
+            n, [("p-a", "raise", 250), ("p-b", "raise", 900), ("p-a", "fold", 0)], bounty=None
+        )
+        if n % 3 == 0
+        else honest_hand(n, rng)
+        for n in range(200)
+    ]
+    assert [f for f in run(events) if f.evidence.kind == "bounty_targeting"] == []
+
+
+def test_planning_chat_names_the_target() -> None:
+    hal_speaks = chat("gl all", player="p-hal", screen_name="P-HAL", t=1)
+    plan = chat(
+        "lets take out hal together, i raise you shove",
+        t=2,
+        player="p-eve",
+        channel="private",
+        table=None,
+        tournament=None,
+        recipient="p-fay",
+        message_id="m-plan",
+    )
+    found = run([hal_speaks, plan])
+    assert len(found) == 1
+    assert found[0].severity == "low"
+    assert found[0].player_ids == ("p-eve", "p-fay")
+    assert found[0].evidence.details["target"] == "p-hal"
+    assert found[0].message_ids == ("m-plan",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["we should all get some food", "bust him with that flush lol", "nice hand", "gl all"],
+)
+def test_ordinary_private_chat_is_not_a_plan(text: str) -> None:
+    hal = chat("hi", player="p-hal", screen_name="P-HAL", t=1)
+    msg = chat(text, t=2, player="p-eve", channel="private", table=None, recipient="p-fay")
+    assert run([hal, msg]) == []
