@@ -29,6 +29,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sim.hand_rank import CARD_CODE, DECK, evaluate
+from sim.pots import award, eliminations, pot_levels, return_uncalled
 from sim.table_view import (
     DecisionView,
     HandResult,
@@ -347,72 +348,21 @@ class _Hand:
             )
         return view
 
-    # -- settlement ------------------------------------------------------------------------
-    def _pots(self, live: list[int]) -> list[tuple[int, list[int]]]:
-        """Main pot then side pots as (amount, eligible); equal-eligibility levels merge."""
-        pots: list[tuple[int, list[int]]] = []
-        previous = 0
-        for level in sorted({self.contrib[i] for i in live}):
-            amount = sum(min(c, level) - min(c, previous) for c in self.contrib)
-            eligible = [i for i in live if self.contrib[i] >= level]
-            if pots and pots[-1][1] == eligible:
-                pots[-1] = (pots[-1][0] + amount, eligible)
-            elif amount:
-                pots.append((amount, eligible))
-            previous = level
-        return pots
-
     def _finish(self) -> HandResult:
-        n, contrib, stack = self.n, self.contrib, self.stack
-        top = max(range(n), key=contrib.__getitem__)
-        uncalled = contrib[top] - max(contrib[j] for j in range(n) if j != top)
-        if uncalled > 0:  # returned, not won: no winner entry
-            contrib[top] -= uncalled
-            stack[top] += uncalled
+        n, stack = self.n, self.stack
+        return_uncalled(self.contrib, stack)
         live = [i for i in range(n) if not self.folded[i]]
         values = dict.fromkeys(live, 0)
         if len(live) > 1:
             for i in live:
                 values[i] = evaluate([CARD_CODE[c] for c in (*self.holes[i], *self.board)])
-        pot_winners: list[tuple[list[int], list[int]]] = []  # (eligible, winners) per level
-        for _, eligible in (levels := self._pots(live)):
-            best = max(values[i] for i in eligible)
-            pot_winners.append((eligible, [i for i in eligible if values[i] == best]))
-        # Levels that the same surviving hands contest are pushed as one pot (as pokerkit does),
-        # so a split pays one odd chip, not one per level.
-        alive = {i for _, won in pot_winners for i in won}
-        awarded: list[tuple[int, list[int], list[int]]] = []  # (amount, contenders, winners)
-        for (amount, _), (eligible, won) in zip(levels, pot_winners, strict=True):
-            contenders = [i for i in eligible if i in alive]
-            if awarded and awarded[-1][1] == contenders:
-                awarded[-1] = (awarded[-1][0] + amount, contenders, won)
-            else:
-                awarded.append((amount, contenders, won))
-        winners: list[dict[str, Any]] = []
-        for k, (amount, _, won) in enumerate(awarded):
-            share, odd = divmod(amount, len(won))  # odd chips: first winner left of the button
-            for rank, i in enumerate(won):
-                chips = share + (odd if rank == 0 else 0)
-                stack[i] += chips
-                pot = "main" if k == 0 else f"side-{k}"
-                winners.append({"player_id": self.ids[i], "amount": chips, "pot": pot})
+        winners, pot_winners = award(pot_levels(self.contrib, live), values, self.ids, stack)
         if sum(stack) != sum(self.start):
             raise AssertionError(f"chips not conserved in hand {self.hand_id}")
         eliminated: list[dict[str, Any]] = []
         if self.tournament_id is not None:
-            for i in range(n):
-                if stack[i] == 0:
-                    by: list[str] = []
-                    for eligible, won in pot_winners:
-                        if i in eligible:
-                            by.extend(self.ids[w] for w in won if self.ids[w] not in by)
-                    eliminated.append(
-                        {
-                            "player_id": self.ids[i],
-                            "by": by,
-                            "bounty_awarded": self.players[i].bounty,
-                        }
-                    )
+            bounties = [p.bounty for p in self.players]
+            eliminated = eliminations(stack, pot_winners, self.ids, bounties)
         showdown = len(live) > 1
         wrap_up = self.rng.uniform(1500.0, 3000.0) if showdown else self.rng.uniform(500.0, 1500.0)
         self.clock += int(wrap_up)
