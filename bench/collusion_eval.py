@@ -1,14 +1,17 @@
 """Quality of the group-collusion detectors on simulated tournament days.
 
 Usage:
-    .venv/bin/python -m bench.collusion_eval --seeds 11 12 13 14 --intensities 0.2 0.5
+    .venv/bin/python -m bench.collusion_eval --seeds 11 12 13 14 --intensities 0.85 0.4
 
-For every (seed, intensity) it simulates a day (tournaments of >= 500 players, injected teams,
-hard negatives on), streams it through the real pipeline with the collusion detectors only, and
-scores the flags against the truth: per category precision (flags that name >= 2 members of a
-true team, or a true planning message), recall (non-optional team records found), false flags
-per 1,000 honest players, flags touching hard negatives, target accuracy and detection delay.
-Tune on seeds 1-3; report held-out seeds only.
+Each seed gives one simulated day per rotation of `--intensities` (teams take them in turn via
+`SimConfig.team_intensities`, so with two intensities every seed yields two days and each
+category meets both). Days run in parallel (`--jobs`), are streamed through the real pipeline
+with the collusion detectors only, and are scored against the truth per category and per team
+intensity: precision (flags naming >= 2 members of a true team, or a true planning message),
+recall (non-optional team records found), false flags per 1,000 honest players, flags touching
+hard negatives, target accuracy and detection delay (minutes and the team's acting hands).
+`--cache DIR` keeps each simulated day as JSON Lines and re-reads it next time, so tuning the
+detectors does not pay for the simulator again. Tune on seeds 1-3; report held-out seeds only.
 """
 
 from __future__ import annotations
@@ -16,18 +19,23 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
+
+import orjson
 
 from detectors.events import event_from_dict
 from detectors.registry import build_detectors
 from rules.pipeline import Pipeline
 from sim.config import SimConfig
-from sim.run import simulate
+from sim.run import simulate, write_simulation
 
 CATEGORIES = ("coordinated_sit_out", "bounty_collusion")
-DETECTORS = {"coordinated_sit_out", "bounty_collusion"}
+DETECTORS = set(CATEGORIES)
 
 
 @dataclass
@@ -38,140 +46,229 @@ class Score:
     found: int = 0
     found_by_play: int = 0
     optional_found: int = 0
-    false_players: set[str] = field(default_factory=set)
-    hard_negative_flags: int = 0
     delays_min: list[float] = field(default_factory=list)
+    delays_hands: list[int] = field(default_factory=list)
     target_right: int = 0
     target_checked: int = 0
+
+
+@dataclass
+class Totals:
+    by_key: dict[tuple[str, float], Score] = field(default_factory=dict)  # (category, intensity)
+    false_flags: dict[str, int] = field(default_factory=dict)
+    false_players: dict[str, set[str]] = field(default_factory=dict)
+    hard_negative_flags: dict[str, int] = field(default_factory=dict)
+    honest_players: int = 0
+    events: int = 0
+    seconds: float = 0.0
+
+    def score(self, category: str, intensity: float) -> Score:
+        return self.by_key.setdefault((category, intensity), Score())
 
 
 def _ts(value: str) -> datetime:
     return datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 
-def run_day(seed: int, intensity: float, players: int, tournaments: int) -> dict[str, Any]:
-    cfg = SimConfig(
+def _config(seed: int, intensities: tuple[float, ...], args: argparse.Namespace) -> SimConfig:
+    return SimConfig(
         seed=seed,
-        tournaments=tournaments,
+        tournaments=args.tournaments,
         cash_tables=0,
-        hours=3.0,
-        players_per_tournament=players,
+        hours=args.hours,
+        players_per_tournament=args.players,
         bounty_share=1.0,
-        team_intensity=intensity,
+        team_intensities=intensities,
     )
+
+
+def _records(cfg: SimConfig, cache: Path | None) -> Iterator[tuple[str, dict[str, Any]]]:
+    if cache is None:
+        yield from simulate(cfg)
+        return
+    tag = ",".join(str(i) for i in cfg.team_intensities)
+    stem = cache / f"s{cfg.seed}_{tag}_{cfg.hours}_{cfg.players_per_tournament}x{cfg.tournaments}"
+    events, truth = stem.with_suffix(".events.jsonl"), stem.with_suffix(".truth.jsonl")
+    if not (events.exists() and truth.exists()):
+        cache.mkdir(parents=True, exist_ok=True)
+        write_simulation(cfg, events, truth)
+    with truth.open("rb") as fh:
+        for line in fh:
+            yield "truth", orjson.loads(line)
+    with events.open("rb") as fh:
+        for line in fh:
+            yield "event", orjson.loads(line)
+
+
+def run_day(job: tuple[int, tuple[float, ...], argparse.Namespace]) -> dict[str, Any]:
+    """Simulate (or re-read) one day and scan it; flags come back as plain dicts."""
+    seed, intensities, args = job
+    cfg = _config(seed, intensities, args)
     pipeline = Pipeline(build_detectors(only=DETECTORS))
-    flags: dict[str, Any] = {}
+    flags: dict[str, dict[str, Any]] = {}
     truth: list[dict[str, Any]] = []
+    hand_times: dict[str, datetime] = {}
     events = 0
-    began = time.perf_counter()
-    for kind, record in simulate(cfg):
+    seconds = 0.0
+    for kind, record in _records(cfg, Path(args.cache) if args.cache else None):
         if kind == "truth":
             truth.append(record)
             continue
         events += 1
-        for flag in pipeline.process(event_from_dict(record)).flags:
-            flags[flag.flag_id] = flag  # a re-emitted id (severity rose) keeps its latest form
-    elapsed = time.perf_counter() - began
-    return {"flags": list(flags.values()), "truth": truth, "events": events, "seconds": elapsed}
+        event = event_from_dict(record)
+        began = time.perf_counter()
+        for flag in pipeline.process(event).flags:
+            flags[flag.flag_id] = flag.to_dict()  # a re-emitted id (severity rose): latest form
+        seconds += time.perf_counter() - began
+        if record["type"] == "hand":
+            hand_times[record["hand_id"]] = event.time
+    team_hands = {h for t in truth for h in t.get("hand_ids", ())}
+    return {
+        "flags": list(flags.values()),
+        "truth": truth,
+        "events": events,
+        "seconds": seconds,
+        "hand_times": {h: ts for h, ts in hand_times.items() if h in team_hands},
+        "players": args.players * args.tournaments,
+    }
 
 
-def score_day(day: dict[str, Any], scores: dict[str, Score]) -> None:
+def score_day(day: dict[str, Any], totals: Totals) -> None:
     truth = day["truth"]
     teams = [t for t in truth if t.get("category") in CATEGORIES and "message_id" not in t]
     messages = {t["message_id"]: t for t in truth if "message_id" in t}
     hard = [t for t in truth if "hard_negative" in t]
     team_players = {p for t in teams for p in t["player_ids"]}
+    totals.honest_players += day["players"] - len(team_players)
     first_flag: dict[int, datetime] = {}
     first_play: dict[int, datetime] = {}  # flags from play, not planning chat alone
     for flag in day["flags"]:
-        cat = flag.finding.category
+        cat = flag["category"]
         if cat not in CATEGORIES:
             continue
-        s = scores[cat]
-        s.flags += 1
-        players = set(flag.finding.player_ids)
-        hit = False
-        for k, team in enumerate(teams):
-            if team["category"] == cat and len(players & set(team["player_ids"])) >= 2:
-                hit = True
-                ts = flag.finding.ts
-                first_flag[k] = min(first_flag.get(k, ts), ts)
-                if not flag.finding.evidence.kind.endswith("planning_chat"):
-                    first_play[k] = min(first_play.get(k, ts), ts)
-                if cat == "bounty_collusion" and flag.finding.evidence.kind == "bounty_targeting":
-                    s.target_checked += 1
-                    wanted = set(team.get("targets") or [team.get("target")])
-                    s.target_right += flag.finding.evidence.details.get("target") in wanted
-        if any(messages.get(m, {}).get("category") == cat for m in flag.finding.message_ids):
-            hit = True
-        if hit:
-            s.true_flags += 1
-        else:
-            s.false_players |= players - team_players
+        players = set(flag["player_ids"])
+        kind = flag["evidence"]["kind"]
+        ts = _ts(flag["ts"])
+        hits = [
+            k
+            for k, team in enumerate(teams)
+            if team["category"] == cat and len(players & set(team["player_ids"])) >= 2
+        ]
+        for k in hits:
+            first_flag[k] = min(first_flag.get(k, ts), ts)
+            if not kind.endswith("planning_chat"):
+                first_play[k] = min(first_play.get(k, ts), ts)
+        planned = [messages[m] for m in flag.get("message_ids", ()) if m in messages]
+        planned = [m for m in planned if m.get("category") == cat]
+        intensity = teams[hits[0]]["intensity"] if hits else None
+        if intensity is None and planned:
+            owners = [t for t in teams if set(planned[0]["player_ids"]) <= set(t["player_ids"])]
+            intensity = owners[0]["intensity"] if owners else -1.0
+        if intensity is None:
+            totals.false_flags[cat] = totals.false_flags.get(cat, 0) + 1
+            totals.false_players.setdefault(cat, set()).update(players - team_players)
             if any(players <= set(h["player_ids"]) for h in hard):
-                s.hard_negative_flags += 1
+                totals.hard_negative_flags[cat] = totals.hard_negative_flags.get(cat, 0) + 1
+            continue
+        s = totals.score(cat, intensity)
+        s.flags += 1
+        s.true_flags += 1
+        if hits and kind == "bounty_targeting":
+            team = teams[hits[0]]
+            s.target_checked += 1
+            wanted = set(team.get("targets") or [team.get("target")])
+            s.target_right += flag["evidence"].get("target") in wanted
     for k, team in enumerate(teams):
-        s = scores[team["category"]]
+        s = totals.score(team["category"], team["intensity"])
         if team.get("optional"):
             s.optional_found += k in first_flag
             continue
         s.teams += 1
-        if k in first_flag:
-            s.found += 1
-            s.found_by_play += k in first_play
-            if team.get("first_violation_ts") and k in first_play:
-                delay = first_play[k] - _ts(team["first_violation_ts"])
-                s.delays_min.append(delay.total_seconds() / 60)
+        if k not in first_flag:
+            continue
+        s.found += 1
+        if k not in first_play:
+            continue
+        s.found_by_play += 1
+        if team.get("first_violation_ts"):
+            delay = first_play[k] - _ts(team["first_violation_ts"])
+            s.delays_min.append(delay.total_seconds() / 60)
+        times = [day["hand_times"][h] for h in team.get("hand_ids", ()) if h in day["hand_times"]]
+        if times:
+            s.delays_hands.append(sum(t <= first_play[k] for t in times))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seeds", type=int, nargs="+", default=[11, 12, 13, 14])
-    parser.add_argument("--intensities", type=float, nargs="+", default=[0.2, 0.5])
-    parser.add_argument("--players", type=int, default=500)
-    parser.add_argument("--tournaments", type=int, default=2)
-    parser.add_argument("--json", action="store_true", help="print one JSON object per line")
-    args = parser.parse_args()
-    for intensity in args.intensities:
-        scores = {c: Score() for c in CATEGORIES}
-        honest_total = 0
-        events = 0
-        seconds = 0.0
-        for seed in args.seeds:
-            day = run_day(seed, intensity, args.players, args.tournaments)
-            events += day["events"]
-            seconds += day["seconds"]
-            score_day(day, scores)
-            teams = sum(len(t["player_ids"]) for t in day["truth"] if "intensity" in t)
-            honest_total += args.players * args.tournaments - teams
-        for cat, s in scores.items():
-            row = {
-                "intensity": intensity,
+def _median(values: list[float] | list[int]) -> float | None:
+    return round(float(sorted(values)[len(values) // 2]), 1) if values else None
+
+
+def report(totals: Totals, seeds: list[int]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for (cat, intensity), s in sorted(totals.by_key.items(), key=lambda kv: (kv[0][0], -kv[0][1])):
+        false = totals.false_flags.get(cat, 0)
+        rows.append(
+            {
                 "category": cat,
-                "seeds": args.seeds,
-                "flags": s.flags,
-                "precision": round(s.true_flags / s.flags, 3) if s.flags else None,
+                "intensity": intensity,
+                "seeds": seeds,
+                "true_flags": s.true_flags,
                 "recall": round(s.found / s.teams, 3) if s.teams else None,
                 "teams": s.teams,
                 "teams_found": s.found,
                 "found_by_play": s.found_by_play,
                 "optional_teams_found": s.optional_found,
-                "false_flags_per_1000_honest": round(1000 * len(s.false_players) / honest_total, 3),
-                "hard_negative_flags": s.hard_negative_flags,
                 "target_accuracy": round(s.target_right / s.target_checked, 3)
                 if s.target_checked
                 else None,
-                "median_delay_min": round(sorted(s.delays_min)[len(s.delays_min) // 2], 1)
-                if s.delays_min
-                else None,
-                "events_per_s": round(events / seconds) if seconds else None,
+                "median_delay_min": _median(s.delays_min),
+                "median_delay_team_hands": _median(s.delays_hands),
+                "category_false_flags": false,
             }
-            _emit(row, args.json)
+        )
+    for cat in CATEGORIES:
+        true = sum(s.true_flags for (c, _), s in totals.by_key.items() if c == cat)
+        false = totals.false_flags.get(cat, 0)
+        rows.append(
+            {
+                "category": cat,
+                "flags": true + false,
+                "precision": round(true / (true + false), 3) if true + false else None,
+                "false_flags_per_1000_honest": round(
+                    1000 * len(totals.false_players.get(cat, set())) / totals.honest_players, 3
+                ),
+                "hard_negative_flags": totals.hard_negative_flags.get(cat, 0),
+                "honest_players": totals.honest_players,
+                "detector_events_per_s": round(totals.events / totals.seconds)
+                if totals.seconds
+                else None,
+            }
+        )
+    return rows
 
 
-def _emit(row: dict[str, Any], as_json: bool) -> None:
-    line = json.dumps(row) if as_json else "  ".join(f"{k}={v}" for k, v in row.items())
-    print(line)
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[11, 12, 13, 14])
+    parser.add_argument("--intensities", type=float, nargs="+", default=[0.85, 0.4])
+    parser.add_argument("--players", type=int, default=500)
+    parser.add_argument("--tournaments", type=int, default=2)
+    parser.add_argument("--hours", type=float, default=3.0)
+    parser.add_argument("--jobs", type=int, default=2, help="days simulated in parallel")
+    parser.add_argument("--cache", help="directory keeping simulated days between runs")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per line")
+    args = parser.parse_args()
+    order = tuple(args.intensities)
+    rotations = [order[k:] + order[:k] for k in range(len(order))]
+    jobs = [(seed, rot, args) for seed in args.seeds for rot in rotations]
+    totals = Totals()
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for day in pool.map(run_day, jobs):
+            totals.events += day["events"]
+            totals.seconds += day["seconds"]
+            score_day(day, totals)
+    for row in report(totals, args.seeds):
+        line = json.dumps(row) if args.json else "  ".join(f"{k}={v}" for k, v in row.items())
+        print(line)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import ClassVar
 
-from detectors.bounty_stats import BountyTournament, PairTest, Support
+from detectors.bounty_stats import BountyTournament, PairTest, Support, TargetGuess, fisher_two
 from detectors.collusion_chat import is_bounty_plan, mentioned_names, name_keys
 from detectors.events import AnyEvent, ChatEvent, HandEvent
 from detectors.findings import Evidence, Finding, Severity
@@ -34,11 +34,13 @@ _Plan = tuple[str | None, str, datetime, str | None]  # recipient, message id, t
 @dataclass(frozen=True, slots=True)
 class BountyCollusion:
     name: ClassVar[str] = "bounty_collusion"
-    alpha: float = 0.001  # family-wise, after Bonferroni over pairs with opportunities
+    alpha: float = 0.01  # family-wise, after Bonferroni over pairs with opportunities
     alpha_with_plan: float = 0.01  # no Bonferroni: the plan named the pair beforehand
-    min_reraises: int = 4
+    max_pair_p: float = 0.01  # the pair's own re-raise contrast must stand out on its own
+    max_target_p: float = 0.01  # both members' co-entry contrast against the named target
+    target_p_floor: float = 1e-4  # co-hunting one target is never proof of a pair by itself
+    min_reraises: int = 3
     min_reraises_with_plan: int = 2
-    min_target_share: float = 0.5  # the target is caught in at least this share of re-raises
     tournament_ttl: timedelta = timedelta(hours=8)
     plan_ttl: timedelta = timedelta(hours=6)
     names_ttl: timedelta = timedelta(hours=12)
@@ -54,7 +56,12 @@ class BountyCollusion:
         key = (event.tournament_id, "bounty")
         trn: BountyTournament = state.get(key) or BountyTournament()
         touched = trn.add_hand(feats, event, max(1, event.big_blind))
-        findings = [f for pair in touched if (f := self._test(trn, pair, event, state))]
+        # A pair whose re-raise contrast already stands out is re-tested whenever both sit in a
+        # hand: the co-entry evidence grows between sandwiches. Few pairs qualify, so it's cheap.
+        dealt = set(feats.dealt)
+        again = [p for p in trn.suspects if p not in trn.flagged and dealt.issuperset(p)]
+        pairs = sorted(set(touched) | set(again))
+        findings = [f for pair in pairs if (f := self._test(trn, pair, event, state))]
         state.put(key, trn, self.tournament_ttl)
         return findings
 
@@ -64,23 +71,34 @@ class BountyCollusion:
         test = trn.pair_test(pair)
         if test.reraises < self.min_reraises_with_plan:
             return None
-        if test.reraises < self.min_reraises and not self._plans(pair, state):
-            return None
         plans = self._plans(pair, state)
-        # A plan in chat names the pair before the hands are looked at: one pre-specified test,
-        # no correction for the thousands of pairs nobody pointed at.
-        tests = 1 if plans else trn.candidate_pairs()
-        adjusted = bonferroni(test.p_value, tests)
-        if adjusted >= (self.alpha_with_plan if plans else self.alpha):
+        if test.reraises < self.min_reraises and not plans:
             return None
-        if test.target is None or test.target_share < self.min_target_share:
+        if test.p_value >= self.max_pair_p:
+            trn.suspects.discard(pair)
+            return None
+        trn.suspects.add(pair)
+        group = trn.group(pair)
+        guess = trn.guess_target(pair, group)
+        if guess is None or guess.p_value >= self.max_target_p:
+            return None
+        # Two pieces of evidence, combined: the pair re-raises each other's opens more than
+        # they re-raise others (sandwiches), and both join pots far more while one seatmate is
+        # live than after that seatmate folded (they converge on the target). A plan in chat
+        # names the pair beforehand: one pre-specified test instead of every pair at the table.
+        combined = fisher_two(test.p_value, max(guess.p_value, self.target_p_floor))
+        tests = 1 if plans else trn.candidate_pairs()
+        adjusted = bonferroni(combined, tests)
+        if adjusted >= (self.alpha_with_plan if plans else self.alpha):
             return None
         trn.flagged.add(pair)
         group = trn.group(pair)
-        support = trn.support(group, test.target)
+        support = trn.support(group, guess.target)
         strong = bool(plans) or support.knockouts > 0 or support.checkdowns >= 2
-        severity: Severity = "high" if strong or adjusted < 1e-9 else "medium"
-        return self._finding(hand, group, pair, test, adjusted, tests, plans, severity, support)
+        severity: Severity = "high" if strong or adjusted < 1e-6 else "medium"
+        return self._finding(
+            hand, group, pair, test, guess, adjusted, tests, plans, severity, support
+        )
 
     def _finding(
         self,
@@ -88,6 +106,7 @@ class BountyCollusion:
         group: tuple[str, ...],
         pair: tuple[str, str],
         test: PairTest,
+        guess: TargetGuess,
         adjusted: float,
         tests: int,
         plans: list[_Plan],
@@ -95,13 +114,20 @@ class BountyCollusion:
         support: Support,
     ) -> Finding:
         tid = hand.tournament_id
+        target = guess.target
         plan_ids = [m for _, m, _, _ in plans]
+        entries = "; ".join(
+            f"{c.player_id} joined {c.live_entries} of {c.live_decisions} pots while {target} "
+            f"was live (expected {c.expected_live_entries:.1f}), {c.folded_entries} of "
+            f"{c.folded_decisions} after {target} folded"
+            for c in guess.contrasts
+        )
         summary = (
-            f"{' and '.join(pair)} re-raised each other's opens {test.reraises} times in "
-            f"{test.opportunities} chances (expected {test.expected:.1f} from their re-raises of "
-            f"others; p={adjusted:.2g} after {tests} pairs), {test.target} caught between them "
-            f"{test.target_hits} times; {support.checkdowns} check-down(s) with "
-            f"{test.target} all-in, {support.knockouts} knockout(s) of {test.target} by the group"
+            f"{' and '.join(pair)} converge on {target}: they re-raised each other's opens "
+            f"{test.reraises} times in {test.opportunities} chances (expected "
+            f"{test.expected:.1f} from their re-raises of others); {entries}; "
+            f"p={adjusted:.2g} after {tests} pairs; {support.checkdowns} check-down(s) with "
+            f"{target} all-in, {support.knockouts} knockout(s) of {target} by the group"
             + (f"; planned in chat {', '.join(plan_ids)}" if plan_ids else "")
         )
         return Finding(
@@ -115,7 +141,7 @@ class BountyCollusion:
             table_id=hand.table_id,
             hand_id=hand.hand_id,
             message_ids=tuple(plan_ids),
-            dedupe_key=f"{tid}:{','.join(group)}:{test.target}",
+            dedupe_key=f"{tid}:{','.join(group)}:{target}",
             evidence=Evidence(
                 kind="bounty_targeting",
                 summary=summary,
@@ -124,17 +150,27 @@ class BountyCollusion:
                     "reraises": test.reraises,
                     "opportunities": test.opportunities,
                     "expected_reraises": round(test.expected, 4),
-                    "p_value": test.p_value,
+                    "p_value_reraises": test.p_value,
+                    # co-entry contrast, one entry per pair member (in `pair` order)
+                    "live_decisions": [c.live_decisions for c in guess.contrasts],
+                    "live_entries": [c.live_entries for c in guess.contrasts],
+                    "expected_live_entries": [
+                        round(c.expected_live_entries, 2) for c in guess.contrasts
+                    ],
+                    "folded_decisions": [c.folded_decisions for c in guess.contrasts],
+                    "folded_entries": [c.folded_entries for c in guess.contrasts],
+                    "p_values_entries": [c.p_value for c in guess.contrasts],
+                    "p_value_target": guess.p_value,
+                    "candidate_targets": guess.candidates,
                     "candidate_pairs": tests,
                     "p_value_bonferroni": adjusted,
-                    "target_caught": test.target_hits,
-                    "target_share": round(test.target_share, 3),
+                    "target_caught_in_reraises": test.caught.get(target, 0),
                     "opener_folded_to_partner": test.opener_folds,
                     "checkdowns_with_target_all_in": support.checkdowns,
                     "knockouts_of_target": support.knockouts,
                     "planning_messages": plan_ids,
                 },
-                details={"target": test.target, "pair": list(pair)},
+                details={"target": target, "pair": list(pair)},
             ),
         )
 

@@ -8,6 +8,7 @@ shoving over every open, is not suspicious of the player who happened to open in
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -19,8 +20,15 @@ SHORT_BB = 15  # below this many big blinds a re-raise is usually a push-or-fold
 PRIOR_RATE = 0.06  # population re-raise rate, a weak prior for players with few chances
 PRIOR_WEIGHT = 10.0
 MAX_HANDS_KEPT = 40
+ENTRY_PRIOR_WEIGHT = 10.0  # decisions of the player's overall entry rate mixed into a baseline
 
 Pair = tuple[str, str]
+
+
+def _strength(guess: TargetGuess) -> tuple[float, float]:
+    """Rank targets by the weaker member's evidence, then the stronger one's."""
+    ps = sorted(c.p_value for c in guess.contrasts)
+    return (-ps[-1], -ps[0])
 
 
 def pair_of(a: str, b: str) -> Pair:
@@ -34,14 +42,39 @@ class Support:
 
 
 @dataclass(frozen=True, slots=True)
+class EntryContrast:
+    """How much more often a player joins pots while `target` is still live than after the
+    target has folded: the directed co-entry contrast for one (player, target)."""
+
+    player_id: str
+    target: str
+    live_decisions: int
+    live_entries: int
+    expected_live_entries: float
+    folded_decisions: int
+    folded_entries: int
+    p_value: float
+
+
+@dataclass(frozen=True, slots=True)
+class TargetGuess:
+    target: str
+    contrasts: tuple[EntryContrast, ...]  # one per pair member
+    candidates: int  # seatmates both members played with: the family for this choice
+
+    @property
+    def p_value(self) -> float:
+        """The weaker member's p-value, corrected for the number of candidate targets."""
+        return min(1.0, max(c.p_value for c in self.contrasts) * self.candidates)
+
+
+@dataclass(frozen=True, slots=True)
 class PairTest:
     reraises: int
     opportunities: int
     expected: float
     p_value: float
-    target: str | None
-    target_hits: int
-    target_share: float
+    caught: dict[str, int]  # who was live between or behind the pair's raises, how often
     opener_folds: int
     hand_ids: tuple[str, ...]
 
@@ -68,6 +101,12 @@ class BountyTournament:
     checkdowns: Counter[tuple[Pair, str]] = field(default_factory=Counter)
     knockouts: Counter[tuple[str, str]] = field(default_factory=Counter)  # (winner, busted)
     flagged: set[Pair] = field(default_factory=set)
+    suspects: set[Pair] = field(default_factory=set)  # pairs whose re-raise contrast stands out
+    # (player, other) -> [decisions with other live, entries then, decisions after other
+    # folded, entries then]; (player,) totals in `decided`.
+    entry: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    decided: dict[str, list[int]] = field(default_factory=dict)
+    seatmates: dict[str, set[str]] = field(default_factory=dict)
 
     def add_hand(self, feats: HandFeatures, hand: HandEvent, big_blind: int) -> list[Pair]:
         """Count the hand; return the pairs whose re-raise count just grew."""
@@ -83,6 +122,7 @@ class BountyTournament:
             if fo.reraised:
                 self.reraised[fo.player_id, short] += 1
                 self.pair_reraised[fo.player_id, fo.opener, short] += 1
+        self._add_decisions(feats)
         sq = feats.squeeze
         if sq is not None:
             counts = self.pairs.setdefault(pair_of(sq.opener, sq.reraiser), _PairCounts())
@@ -101,6 +141,60 @@ class BountyTournament:
                 self.knockouts[winner, busted] += 1
         return touched
 
+    def _add_decisions(self, feats: HandFeatures) -> None:
+        for d in feats.decisions:
+            me = d.player_id
+            total = self.decided.setdefault(me, [0, 0])
+            total[0] += 1
+            total[1] += d.entered
+            for other in feats.dealt:
+                # "live" means still to act: a seatmate who already called or raised changes
+                # the decision itself (facing action), whoever they are.
+                if other == me or (other in d.acted_before and other not in d.folded_before):
+                    continue
+                c = self.entry.get((me, other))
+                if c is None:
+                    c = self.entry[me, other] = [0, 0, 0, 0]
+                    self.seatmates.setdefault(me, set()).add(other)
+                k = 2 if other in d.folded_before else 0
+                c[k] += 1
+                c[k + 1] += d.entered
+
+    def entry_contrast(self, me: str, target: str) -> EntryContrast | None:
+        """Entries while `target` was live against the same player's rate after `target`
+        folded, shrunk towards the player's overall rate. Not stratified by position: the
+        team sits with its target, so the only clean baseline is the hands the target left
+        early (stratifying left most strata without one)."""
+        c = self.entry.get((me, target))
+        if c is None:
+            return None
+        n_all, e_all = self.decided[me]
+        overall = (e_all + 1.0) / (n_all + 4.0)
+        base = (c[3] + ENTRY_PRIOR_WEIGHT * overall) / (c[2] + ENTRY_PRIOR_WEIGHT)
+        expected = c[0] * base
+        return EntryContrast(
+            me, target, c[0], c[1], expected, c[2], c[3], poisson_tail(c[1], expected)
+        )
+
+    def guess_target(self, pair: Pair, group: tuple[str, ...]) -> TargetGuess | None:
+        """The seatmate both members join pots against far more than their own baseline."""
+        a, b = pair
+        best: TargetGuess | None = None
+        candidates = 0
+        for other in sorted(self.seatmates.get(a, set()) & self.seatmates.get(b, set())):
+            if other in group:
+                continue
+            ca, cb = self.entry_contrast(a, other), self.entry_contrast(b, other)
+            if ca is None or cb is None:
+                continue
+            candidates += 1
+            guess = TargetGuess(other, (ca, cb), 1)
+            if best is None or _strength(guess) > _strength(best):
+                best = guess
+        if best is None:
+            return None
+        return TargetGuess(best.target, best.contrasts, candidates)
+
     def _base_rate(self, facer: str, opener: str, short: bool) -> float:
         """The facer's re-raise rate against everyone but `opener`, at this depth."""
         faced = self.faced[facer, short] - self.pair_faced[facer, opener, short]
@@ -113,16 +207,12 @@ class BountyTournament:
         for (facer, short), n in counts.faced_by_depth.items():
             opener = pair[1] if facer == pair[0] else pair[0]
             expected += n * self._base_rate(facer, opener, short)
-        top = counts.caught.most_common(1)
-        target, hits = (top[0][0], top[0][1]) if top else (None, 0)
         return PairTest(
             reraises=counts.reraises,
             opportunities=counts.faced,
             expected=expected,
             p_value=poisson_tail(counts.reraises, expected),
-            target=target,
-            target_hits=hits,
-            target_share=hits / counts.reraises if counts.reraises else 0.0,
+            caught=dict(counts.caught),
             opener_folds=counts.opener_folds,
             hand_ids=tuple(counts.hand_ids),
         )
@@ -152,3 +242,9 @@ class BountyTournament:
         )
         knockouts = sum(self.knockouts[m, target] for m in group)
         return Support(checkdowns, knockouts)
+
+
+def fisher_two(p_a: float, p_b: float) -> float:
+    """Fisher's combination of two independent p-values (chi-square, 4 degrees of freedom)."""
+    half = -(math.log(max(p_a, 1e-300)) + math.log(max(p_b, 1e-300)))
+    return min(1.0, math.exp(-half) * (1.0 + half))

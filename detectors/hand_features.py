@@ -1,6 +1,7 @@
 """What a finished hand says about who fought whom: the facts collusion detectors count.
 
-One pass over the actions gives: who opened preflop, who faced that open and how they answered
+One pass over the actions gives: each player's first preflop choice and who was still live
+then, who opened preflop, who faced that open and how they answered
 (fold, call, re-raise), who was still live when a re-raise came (the player squeezed between two
 raisers), who went all-in, whether the players left behind an all-in player then bet at all
 (the check-down), heads-up postflop pots and who bet in them, and who took each knockout.
@@ -14,6 +15,7 @@ from detectors.events import HandEvent
 
 _POSTS = frozenset({"post_sb", "post_bb", "post_ante", "post_dead"})
 _AGGRESSIVE = frozenset({"bet", "raise"})
+_ENTERING = frozenset({"call", "bet", "raise", "all_in"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +26,17 @@ class FacedOpen:
     opener: str
     reraised: bool
     folded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A player's first preflop choice, and who had already folded by then: the raw material
+    of the co-entry contrast (does this player join pots more when a given opponent is live?)."""
+
+    player_id: str
+    entered: bool  # called, raised or went all-in (a big blind's check is not entering)
+    folded_before: frozenset[str]
+    acted_before: frozenset[str]  # everyone who had made a first choice by then
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +64,7 @@ class HandFeatures:
     dealt: tuple[str, ...]
     bounties: dict[str, int]
     faced_opens: list[FacedOpen] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
     squeeze: Squeeze | None = None
     all_ins: list[str] = field(default_factory=list)
     checkdowns: list[CheckDown] = field(default_factory=list)
@@ -91,6 +105,7 @@ def _preflop(hand: HandEvent, feats: HandFeatures) -> None:
     raises = 0
     opener: str | None = None
     folded: set[str] = set()
+    decided: set[str] = set()
     squeeze: Squeeze | None = None
     for act in hand.actions:
         if act.street != "preflop":
@@ -103,6 +118,10 @@ def _preflop(hand: HandEvent, feats: HandFeatures) -> None:
                 max_bet = max(max_bet, committed[pid])
             continue
         raised = _is_raise(act.action, act.to, put, act.amount, max_bet)
+        if pid not in decided:
+            entered = act.action in _ENTERING
+            feats.decisions.append(Decision(pid, entered, frozenset(folded), frozenset(decided)))
+            decided.add(pid)
         if raises == 1 and opener is not None and pid != opener:
             feats.faced_opens.append(FacedOpen(pid, opener, raised, act.action == "fold"))
         if squeeze is not None and pid == squeeze.opener and not squeeze.opener_folded:

@@ -6,8 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from ingest.train_model import train
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--davidson", type=Path, required=True, help="Davidson tweets CSV")
@@ -20,6 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_train(args: argparse.Namespace) -> int:
+    from ingest.train_model import train  # scikit-learn loads in seconds: only when training
+
     for path in (args.davidson, args.sms):
         if not path.is_file():
             print(f"railbird train: no such file: {path}", file=sys.stderr)  # noqa: T201

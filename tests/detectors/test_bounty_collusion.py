@@ -66,17 +66,19 @@ def make_hand(
 
 
 def honest_hand(n: int, rng: random.Random) -> HandEvent:
-    """Somebody opens, each later player folds, calls or (6%) re-raises, whoever opened."""
+    """Players act in a random order: each folds or (15%) opens until someone opens; after the
+    open each folds, calls or (6%) re-raises, whoever opened. Entering never depends on who
+    is still live, which is what an honest player's choice looks like to the contrast."""
     order = PLAYERS[2:] + PLAYERS[:2]
     rng.shuffle(order)
-    if rng.random() < 0.3:
-        return make_hand(n, [(p, "fold", 0) for p in order])
-    opener, rest = order[0], order[1:]
-    acts: list[Act] = [(opener, "raise", 250)]
-    reraised = False
-    for p in rest:
+    acts: list[Act] = []
+    opened = reraised = False
+    for p in order:
         roll = rng.random()
-        if not reraised and roll < 0.06:
+        if not opened:
+            opened = roll < 0.15
+            acts.append((p, "raise", 250) if opened else (p, "fold", 0))
+        elif not reraised and roll < 0.06:
             acts.append((p, "raise", 800))
             reraised = True
         elif roll < 0.2:
@@ -86,10 +88,15 @@ def honest_hand(n: int, rng: random.Random) -> HandEvent:
     return make_hand(n, acts)
 
 
-def sandwich_hand(n: int, a: str, b: str, target: str) -> HandEvent:
+def sandwich_hand(n: int, a: str, b: str, target: str, early: int = 0) -> HandEvent:
+    """Some seatmates fold before the pair acts (a different few each time); the target is
+    still to act when the pair opens and re-raises, then gives up."""
     others = [p for p in PLAYERS if p not in (a, b, target)]
-    acts: list[Act] = [(a, "raise", 250), (target, "call", 250), (b, "raise", 1200)]
-    acts += [(p, "fold", 0) for p in others]
+    k = early % len(others)
+    others = others[k:] + others[:k]
+    acts: list[Act] = [(p, "fold", 0) for p in others[:2]]
+    acts += [(a, "raise", 250), (b, "raise", 1200)]
+    acts += [(p, "fold", 0) for p in others[2:]]
     acts += [(target, "fold", 0), (a, "fold", 0)]
     return make_hand(n, acts)
 
@@ -100,7 +107,7 @@ def tournament(colluding_every: int | None, hands: int = 400, seed: int = 3) -> 
     for n in range(hands):
         if colluding_every and n % colluding_every == 0:
             a, b = ("p-a", "p-b") if n % 2 else ("p-b", "p-a")
-            out.append(sandwich_hand(n, a, b, "p-t"))
+            out.append(sandwich_hand(n, a, b, "p-t", early=n // colluding_every))
         else:
             out.append(honest_hand(n, rng))
     return out
@@ -116,7 +123,14 @@ def test_sandwiching_pair_is_flagged_with_target() -> None:
     assert isinstance(m["p_value_bonferroni"], float) and m["p_value_bonferroni"] < 0.001
     assert isinstance(m["reraises"], int) and isinstance(m["expected_reraises"], float)
     assert m["reraises"] > 3 * m["expected_reraises"]
-    assert m["target_share"] == 1.0
+    # the target is named from the co-entry contrast: both join pots while p-t is live
+    assert first.evidence.details["pair"] == ["p-a", "p-b"]
+    live, expected = m["live_entries"], m["expected_live_entries"]
+    assert isinstance(live, list) and isinstance(expected, list) and len(live) == 2
+    for n, e in zip(live, expected, strict=True):
+        assert isinstance(n, int) and isinstance(e, float) and n > 2 * e
+    assert isinstance(m["p_value_target"], float) and m["p_value_target"] < 0.01
+    assert "converge on p-t" in first.evidence.summary
     assert first.evidence.event_ids and all(e.startswith("h-") for e in first.evidence.event_ids)
     assert first.dedupe_key == "trn-1:p-a,p-b:p-t"
 
@@ -133,9 +147,10 @@ def test_honest_bounty_hunters_do_not_flag() -> None:
     for n in range(300):
         if n % 5 == 0:
             callers = rng.sample([p for p in PLAYERS if p != "p-t"], 2)
+            behind = [p for p in PLAYERS if p != "p-t"]
+            rng.shuffle(behind)  # the callers sit anywhere behind the shove
             acts: list[Act] = [("p-t", "all_in", 1500)]
-            acts += [(p, "call", 1500) for p in callers]
-            acts += [(p, "fold", 0) for p in PLAYERS if p not in (*callers, "p-t")]
+            acts += [(p, "call", 1500) if p in callers else (p, "fold", 0) for p in behind]
             post = [("flop", callers[0], "check", 0), ("flop", callers[1], "check", 0)]
             events.append(make_hand(n, acts, post=post, stacks={"p-t": 1500}))
         else:
@@ -167,7 +182,7 @@ def test_knockouts_and_check_downs_raise_severity() -> None:
     post = [("flop", "p-a", "check", 0), ("flop", "p-b", "check", 0)]
     bust = [{"player_id": "p-t", "by": ["p-b"], "bounty_awarded": 500}]
     events.append(make_hand(121, acts, post=post, eliminated=bust, stacks={"p-t": 900}))
-    events += [sandwich_hand(n, "p-a", "p-b", "p-t") for n in range(122, 130)]
+    events += [sandwich_hand(n, "p-a", "p-b", "p-t", early=n) for n in range(122, 130)]
     found = run(events)
     assert found[-1].severity == "high"
     assert found[-1].evidence.measures["knockouts_of_target"] == 1
