@@ -9,13 +9,37 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from detectors.advertising import Advertising
+from detectors.bounty_collusion import BountyCollusion
+from detectors.chat_flood import ChatFlood
 from detectors.coordinated_sit_out import CoordinatedSitOut
 from detectors.detector import Detector
+from detectors.emoji_spam import EmojiSpam
+from detectors.harassment import Harassment
+from detectors.hate import Hate
+from detectors.impersonation import Impersonation
+from detectors.in_hand_influence import InHandInfluence
+from detectors.malicious_link import MaliciousLink
+from detectors.ml_scorer import MlScorer
+from detectors.personal_info import PersonalInfo
 from detectors.profanity import Profanity
+from detectors.repeated_messages import RepeatedMessages
 
 DETECTOR_TYPES: tuple[type[Detector], ...] = (
     Profanity,
+    Harassment,
+    Hate,
+    Impersonation,
     CoordinatedSitOut,
+    BountyCollusion,
+    ChatFlood,
+    RepeatedMessages,
+    EmojiSpam,
+    Advertising,
+    MaliciousLink,
+    PersonalInfo,
+    MlScorer,
+    InHandInfluence,
 )
 
 

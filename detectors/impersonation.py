@@ -1,0 +1,250 @@
+"""Flags players posing as the site: staff claims, phishing for passwords or codes, staff names.
+
+The scam is always the same shape: claim authority ("SUPPORT here", "I'm a mod"), create urgency
+("your account is locked"), ask for the secret ("send your password", "the code we texted").
+Talking *about* staff is everyday chat ("support told me to restart", "mod is slow", "never share
+your password"), so a claim must be made in the first person or as a sign-off, and a request for
+a secret must be a request, not a warning.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from detectors.abuse_lexicon import Reason, chat_finding, describe, reason_measures
+from detectors.events import AnyEvent, ChatEvent
+from detectors.findings import SEVERITY_RANK, Finding, Severity
+from detectors.state import State
+from detectors.text_normalise import fold, normalise
+
+_STAFF = (
+    r"(?:support|support team|customer support|customer service|customer care|help desk|helpdesk|"
+    r"admin|admins|administrator|moderator|moderators|mod|mods|staff|security team|security "
+    r"department|security|compliance team|compliance|fraud team|fraud department|risk team|game "
+    r"integrity|integrity team|account team|accounts team|accounts department|billing "
+    r"department|payments team|cashier team|cashier|vip team|vip host|vip manager|trust and "
+    r"safety|site team)"
+)
+_SECRET = (
+    r"(?:password|passwords|pass word|passwd|pw|pwd|login|login details|log in details|"
+    r"username and password|pin|pin code|2fa|2fa code|two factor|two factor code|verification "
+    r"code|security code|sms code|otp|one time code|auth code|authentication code|"
+    r"authenticator code|account details|credentials|card number|card details|cvv|cvc|"
+    r"security answer|code we (?:sent|texted|emailed)|code from (?:the )?(?:sms|text|email))"
+)
+_NEGATION = re.compile(r"\b(?:never|dont|don t|do not|nobody|no one|won t|wont|will never)\b")
+_DISCLAIMER = re.compile(r"\b(?:not|never|no longer|just|was|used to)\b")
+_NOT_A_CLAIM = (
+    r"(?! issue| problem| question| hole| risk| thing| concern| update| patch| is| was| told|"
+    r" said| says| sucks| slow)"
+)
+_OPENERS = (
+    r"(?=$| your| you| we| please| pls| plz| to| with| regarding| about| account| dear| hello| hi|"
+    r" attention| urgent| important| notice| this is| i m| im| send| give| tell| dm| pm| confirm|"
+    r" verify| reply| we re| we ve)"
+)
+_CLAIMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p), label)
+    for p, label in (
+        (
+            rf"\b(?:i am|i m|im|we are|we re|i work for|i work with|calling from|writing from|on "
+            rf"behalf of|this is|here is) (?:a |an |the |from |with |your |official |the official |"
+            rf"head |senior |lead )*(?:\w+ ){{0,2}}{_STAFF}\b{_NOT_A_CLAIM}",
+            "staff claim",
+        ),
+        (rf"^(?:\w+ ){{0,3}}{_STAFF} (?:here|speaking|team here){_OPENERS}", "staff sign-off"),
+        (
+            rf"^(?:\w+ ){{0,2}}(?:{_STAFF}|official) (?:notice|announcement|alert|warning)\b",
+            "staff sign-off",
+        ),
+        (
+            rf"^(?:\w+ )?(?:message|notice|alert|warning) from (?:the )?(?:\w+ )?{_STAFF}\b",
+            "staff sign-off",
+        ),
+    )
+)
+_STRONG_ASK = (
+    r"(?:send|give|tell|dm|pm|share|reply with|whisper|read me|paste|post|i need|we need|what is|"
+    r"whats|what s)"
+)
+_PHISH = re.compile(
+    rf"\b{_STRONG_ASK} (?:me |us |it |to me |to us )?(?:your|ur|yr) (?:\w+ )?{_SECRET}\b|"
+    rf"\b{_STRONG_ASK} (?:me |us )?the (?:code|pin|otp|password) (?:we|i) (?:sent|texted|emailed)"
+)
+_PHISH_WEAK = re.compile(
+    rf"\b(?:enter|type|confirm|verify|provide|update) (?:your|ur|yr) (?:\w+ )?{_SECRET}\b"
+)
+_URGENCY = re.compile(
+    r"\b(?:your|ur) (?:account|acct|balance|winnings|withdrawal|funds) (?:is|has been|will be|"
+    r"was|are|have been|got) (?:\w+ )?(?:locked|suspended|banned|closed|flagged|compromised|"
+    r"frozen|under review|restricted|on hold|blocked|deleted|terminated)\b|\bverify (?:your|ur) "
+    r"(?:account|identity|acct)\b"
+)
+_TRIGGERS = frozenset(
+    [
+        "support",
+        "admin",
+        "admins",
+        "administrator",
+        "moderator",
+        "moderators",
+        "mod",
+        "mods",
+        "staff",
+        "security",
+        "compliance",
+        "fraud",
+        "risk",
+        "integrity",
+        "account",
+        "accounts",
+        "billing",
+        "payments",
+        "cashier",
+        "vip",
+        "trust",
+        "site",
+        "customer",
+        "help",
+        "helpdesk",
+        "official",
+        "password",
+        "passwords",
+        "pass",
+        "passwd",
+        "pw",
+        "pwd",
+        "login",
+        "log",
+        "username",
+        "pin",
+        "2fa",
+        "two",
+        "verification",
+        "code",
+        "sms",
+        "otp",
+        "auth",
+        "authentication",
+        "authenticator",
+        "credentials",
+        "card",
+        "cvv",
+        "cvc",
+        "verify",
+        "acct",
+        "balance",
+        "winnings",
+        "withdrawal",
+        "funds",
+        "details",
+    ]
+)
+_ANY = re.compile(
+    "|".join(f"(?:{p.pattern})" for p in (*(c for c, _ in _CLAIMS), _PHISH, _PHISH_WEAK, _URGENCY))
+)
+# Staff words in a screen name ("Support_Team", "ADMlN", "xX_Mod_Xx"), after folding leetspeak.
+_STAFF_NAME = re.compile(
+    r"(?<!b)admin(?!ton)|support|moderator|(?:^|[^a-z])mods?(?:[^a-z]|$)|(?<![a-z])staff(?!ord|y|ie)|"
+    r"adm[il]n|official|security|helpdesk|customerservice|cashier|trustandsafety"
+)
+_NAME_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a"})
+_SCORES: dict[str, float] = {"low": 0.5, "medium": 0.7, "high": 0.88, "critical": 0.98}
+
+
+def staff_name(screen_name: str | None) -> bool:
+    """Whether a screen name dresses up as staff ("SUPP0RT", "Admin_Joe", "Mod-Kate")."""
+    if not screen_name:
+        return False
+    folded = fold(screen_name)[0].translate(_NAME_LEET)
+    squashed = re.sub(r"[^a-z]", "", folded)
+    camel = re.sub(r"([a-z])([A-Z])", r"\1 \2", screen_name)
+    spaced = re.sub(r"[^a-z]+", " ", fold(camel)[0].translate(_NAME_LEET))
+    return bool(_STAFF_NAME.search(squashed) or _STAFF_NAME.search(f" {spaced} ")) and (
+        "badminton" not in squashed
+    )
+
+
+def impersonation_reasons(text: str) -> tuple[list[Reason], Severity | None]:
+    parsed = normalise(text)
+    stream = parsed.stream
+    if _TRIGGERS.isdisjoint(t.squeezed for t in parsed.tokens) or _ANY.search(stream) is None:
+        return [], None
+    reasons: list[Reason] = []
+    claimed = False
+    for pattern, label in _CLAIMS:
+        found = pattern.search(stream)
+        if (
+            found is not None
+            and not _negated(stream, found.start())
+            and _DISCLAIMER.search(found.group()) is None
+        ):
+            reasons.append(Reason(label, found.group(), found.group(), "claim"))
+            claimed = True
+            break
+    urgency = _URGENCY.search(stream)
+    phish = _PHISH.search(stream)
+    if phish is None and (claimed or urgency is not None):
+        phish = _PHISH_WEAK.search(stream)
+    phishing = phish is not None and not _negated(stream, phish.start())
+    if phish is not None and phishing:
+        reasons.append(Reason("asks for", phish.group(), phish.group(), "phishing"))
+    if urgency is not None:
+        reasons.append(Reason("account scare", urgency.group(), urgency.group(), "urgency"))
+    if not reasons:
+        return [], None
+    if phishing and (claimed or urgency is not None):
+        return reasons, "critical"
+    if phishing:
+        return reasons, "high"
+    if claimed and urgency is not None:
+        return reasons, "high"
+    if claimed:
+        return reasons, "medium"
+    return [], None  # an account scare alone is what players say about their own accounts
+
+
+def _negated(stream: str, start: int) -> bool:
+    return _NEGATION.search(stream, max(0, start - 20), start) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Impersonation:
+    name: ClassVar[str] = "impersonation"
+    # Real staff accounts, whose staff names and claims are the truth.
+    staff_player_ids: frozenset[str] = field(default_factory=frozenset)
+
+    def detect(self, event: AnyEvent, state: State) -> list[Finding]:
+        if not isinstance(event, ChatEvent) or event.player_id in self.staff_player_ids:
+            return []
+        reasons, severity = (
+            impersonation_reasons(event.text) if event.kind == "text" else ([], None)
+        )
+        dressed = staff_name(event.screen_name)
+        if dressed:
+            name = event.screen_name or ""
+            reasons.append(Reason("staff-like screen name", name.lower(), name, "screen_name"))
+            if severity is None or SEVERITY_RANK[severity] < SEVERITY_RANK["medium"]:
+                severity = "medium"
+            elif reasons[0].tier == "claim" and severity == "medium":  # claim from a staff name
+                severity = "high"
+        if not reasons or severity is None:
+            return []
+        # A staff-like name alone is one flag per player and name, not one per message.
+        key = None
+        if dressed and len(reasons) == 1:
+            key = f"screen_name:{event.player_id}:{(event.screen_name or '').lower()}"
+        return [
+            chat_finding(
+                self.name,
+                "impersonation",
+                event,
+                severity,
+                _SCORES[severity],
+                f"{describe(reasons)} in {event.channel} chat",
+                reason_measures(reasons),
+                dedupe_key=key,
+            )
+        ]

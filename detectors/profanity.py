@@ -1,0 +1,59 @@
+"""Flags swearing and vulgarity in chat, however it is spelled, and never poker talk.
+
+better-profanity's word list is the base but not its matcher: its matcher is milliseconds a
+message, misses `f u c k`, `fuuuuck` and look-alike letters, and its list flags "kill pot", "god
+run" and "suck out". The lexicon (`abuse_lexicon`) fixes the list; this detector reports the
+vulgar part of a match. Mild swearing is low severity; sexual vulgarity, vulgar insults or a
+string of swearing is medium. Insults without vulgarity ("idiot") are harassment's business.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from detectors.abuse_lexicon import Reason, chat_finding, describe, reason_measures, scan
+from detectors.events import AnyEvent, ChatEvent
+from detectors.findings import Finding, Severity
+from detectors.state import State
+
+
+def profanity_reasons(text: str) -> list[Reason]:
+    return [
+        Reason(
+            "mild swearing" if h.entry.tier == "mild" else "vulgarity",
+            h.entry.term,
+            h.original,
+            h.entry.tier,
+        )
+        for h in scan(text)
+        if h.entry.vulgar
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Profanity:
+    name: ClassVar[str] = "profanity"
+    # This many profane words in one message make even mild swearing medium severity.
+    string_of_swearing: int = 3
+
+    def detect(self, event: AnyEvent, state: State) -> list[Finding]:
+        if not isinstance(event, ChatEvent) or event.kind != "text" or not event.text:
+            return []
+        reasons = profanity_reasons(event.text)
+        if not reasons:
+            return []
+        mild = all(r.tier == "mild" for r in reasons) and len(reasons) < self.string_of_swearing
+        severity: Severity = "low" if mild else "medium"
+        score = min(0.95, (0.6 if mild else 0.75) + 0.05 * (len(reasons) - 1))
+        return [
+            chat_finding(
+                self.name,
+                "profanity",
+                event,
+                severity,
+                score,
+                f"{describe(reasons)} in {event.channel} chat",
+                reason_measures(reasons),
+            )
+        ]

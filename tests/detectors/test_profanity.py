@@ -1,0 +1,112 @@
+"""Profanity: swearing however it is spelled; poker slang and place names never."""
+
+from __future__ import annotations
+
+import pytest
+
+from detectors.abuse_lexicon import lexicon, scan
+from detectors.findings import Finding
+from detectors.profanity import Profanity
+from detectors.state import TtlState
+from tests.builders import chat
+
+
+def detect(text: str) -> list[Finding]:
+    return Profanity().detect(chat(text), TtlState())
+
+
+@pytest.mark.parametrize(
+    ("text", "term", "typed"),
+    [
+        ("what the fuck", "fuck", "fuck"),
+        ("shut the f u c k up", "fuck", "f u c k"),
+        ("f_u_c_k", "fuck", "f_u_c_k"),
+        ("fuuuuck that river", "fuck", "fuuuuck"),
+        ("shiiiit", "shit", "shiiiit"),
+        ("sh!t", "shit", "sh!t"),
+        ("ѕhit", "shit", "ѕhit"),
+        ("fuсk", "fuck", "fuсk"),
+        ("ｆｕｃｋ", "fuck", "ｆｕｃｋ"),
+        ("fück", "fuck", "fück"),
+        ("shitshitshit", "shit", "shitshitshit"),
+        ("what the f*ck", "fuck", "f*ck"),
+        ("b*llsh*t", "bullshit", "b*llsh*t"),
+        ("Fuuuu-ck", "fuck", "Fuuuu-ck"),
+    ],
+)
+def test_swearing_is_found_with_term_span_and_tier(text: str, term: str, typed: str) -> None:
+    (finding,) = detect(text)
+    assert finding.category == "profanity"
+    assert finding.severity == "low"
+    measures = finding.evidence.measures
+    assert measures["terms"] == [term]
+    assert measures["originals"] == [typed]
+    assert measures["tiers"] == ["mild"]
+    assert term in finding.evidence.summary
+    assert finding.message_ids == finding.evidence.event_ids
+
+
+def test_vulgarity_and_strings_of_swearing_are_medium() -> None:
+    (vulgar,) = detect("lol my dick is bigger than your stack")
+    assert vulgar.severity == "medium" and vulgar.evidence.measures["tiers"] == ["vulgar"]
+    (string,) = detect("fuck fuck fuck")
+    assert string.severity == "medium" and string.evidence.measures["count"] == 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I had the nuts",
+        "sick suck out on the river",
+        "this sucks",
+        "kill pot next hand",
+        "god run on this table",
+        "shove or fold",
+        "what a donk call",
+        "fish on my left",
+        "Scunthorpe United won",
+        "Hancock is on a heater",
+        "greetings from the cockpit",
+        "455 chips left",
+        "4 bet pot",
+        "A5s is a fine hand",
+        "lmao",
+        "damn what a river",
+        "hell of a hand",
+        "assassin's creed",
+        "classic pass",
+        "shitake mushrooms",
+        "sniggering at that",
+        "nooooob",
+        "nice hand Dick",
+        "cum laude",
+        "",
+    ],
+)
+def test_poker_slang_and_innocent_words_do_not_flag(text: str) -> None:
+    assert detect(text) == []
+
+
+def test_only_text_messages_are_read() -> None:
+    assert Profanity().detect(chat("fuck", kind="emoji"), TtlState()) == []
+
+
+def test_lexicon_keeps_base_list_minus_allowlist_with_tiers() -> None:
+    lex = lexicon()
+    assert lex.exact["fuck"].tier == "mild"
+    assert lex.exact["cunt"].tier == "insult" and lex.exact["cunt"].vulgar
+    assert lex.exact["nigger"].tier == "slur"
+    assert lex.exact["kys"].tier == "threat"
+    for word in ("pot", "kill", "god", "suck", "lmao", "nuts", "gay", "pawn", "organ"):
+        assert word not in lex.exact
+
+
+def test_scan_reports_how_each_hit_was_found() -> None:
+    hows = {h.original: h.how for h in scan("f u c k fuuuuck f*ck shitshitshit shit")}
+    assert hows == {
+        "f u c k": "spaced",
+        "fuuuuck": "stretched",
+        "f*ck": "masked",
+        "shitshitshit": "glued",
+        "shit": "exact",
+    }
