@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PlainSerializer
+
+from rules.flags import format_ts
+
+# Times leave the API as the contract writes them: RFC 3339 UTC, milliseconds, "Z".
+Time = Annotated[datetime, PlainSerializer(format_ts, return_type=str)]
 
 
 class FlagOut(BaseModel):
@@ -14,7 +19,7 @@ class FlagOut(BaseModel):
     detector: str
     severity: Literal["low", "medium", "high", "critical"]
     score: float = Field(ge=0, le=1)
-    ts: datetime
+    ts: Time
     player_ids: list[str]
     table_id: str | None
     tournament_id: str | None
@@ -42,12 +47,12 @@ class RestrictionOut(BaseModel):
     action_id: str
     kind: Literal["mute_chat", "suspend_communication"]
     player_id: str
-    ts: datetime
-    expires_at: datetime | None
+    ts: Time
+    expires_at: Time | None
     reason: str
     actor: str
     flag_ids: list[str]
-    lifted_at: datetime | None
+    lifted_at: Time | None
     lifted_by: str | None
     active: bool
 
@@ -89,8 +94,8 @@ class ContextOut(BaseModel):
     chat: list[dict[str, Any]]
     table_events: list[dict[str, Any]]
     hands: list[dict[str, Any]]
-    window_from: datetime
-    window_to: datetime
+    window_from: Time
+    window_to: Time
 
 
 class PlayerHistoryOut(BaseModel):

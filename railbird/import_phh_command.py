@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from contextlib import ExitStack
+from pathlib import Path
 from typing import IO
 
 from ingest.phh_import import import_records
@@ -19,8 +20,15 @@ def run_import_phh(args: argparse.Namespace) -> int:
     count = 0
     with ExitStack() as stack:
         out: IO[str] = stack.enter_context(args.out.open("w")) if args.out else sys.stdout
-        for record in import_records(args.files, with_table_events=args.with_table_events):
+        records = import_records(
+            args.files, with_table_events=args.with_table_events, on_skip=_report_skip
+        )
+        for record in records:
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
             count += record["type"] == "hand"
     print(f"railbird import-phh: {count} hands", file=sys.stderr)  # noqa: T201
     return 0
+
+
+def _report_skip(path: Path, reason: str) -> None:
+    print(f"railbird import-phh: skipping {path}: {reason}", file=sys.stderr)  # noqa: T201

@@ -23,6 +23,7 @@ from ingest.kafka_codec import (
 )
 from ingest.kafka_merge import EventTimeMerge, pending
 from ingest.kafka_producer import route
+from ingest.kafka_progress import PartitionProgress, RoutingIndex, parse_replay
 from ingest.kafka_settings import KafkaSettings
 from rules.actions import Action
 from rules.flags import Flag
@@ -218,3 +219,32 @@ def test_dropped_partitions_forget_their_buffer() -> None:
 def test_builders_time_matches_merge_key() -> None:
     event = chat("x", t=3)
     assert pending(CHAT0, 0, event, None, seq=None, topic_rank=0).sort_key[0] == at(3)
+
+
+# ---- replay marks and the routing index ------------------------------------------------------
+
+
+def test_replay_offset_covers_the_window_before_the_commit() -> None:
+    progress = PartitionProgress(processed=0)
+    for offset, t in enumerate([0.0, 0.2, 1.5, 3.0, 3.1, 10.0]):  # seconds after T0
+        progress.mark(at(t), offset)
+        progress.processed = offset + 1
+    # Marks are one a second: offsets 0 (t=0), 2 (t=1.5), 3 (t=3.0), 5 (t=10).
+    assert progress.replay_from(at(2.0)) == 2  # at most a second early, never late
+    assert progress.commit_metadata(at(9.0)) == "replay=5"  # offset 4 (t=3.1) is too old
+    assert parse_replay(progress.commit_metadata(at(60.0))) == 6  # nothing in the window
+
+
+@pytest.mark.parametrize("metadata", ["", "replay=", "replay=x", "other=3", None])
+def test_unreadable_replay_metadata_means_no_replay(metadata: str | None) -> None:
+    assert parse_replay(metadata) is None
+
+
+def test_routing_index_releases_tables_and_only_fully_lost_tournaments() -> None:
+    index = RoutingIndex()
+    index.note(chat("a", table="t-1", tournament="trn-1"), 0)
+    index.note(chat("b", table="t-2", tournament="trn-1"), 1)
+    index.note(chat("c", table=None, tournament=None, player="p-9", channel="lobby"), 0)
+    assert index.release({0}) == {"t-1", "p-9"}  # trn-1 still has a table on partition 1
+    assert index.release({1}) == {"t-2", "trn-1"}
+    assert index.release({0, 1}) == set()

@@ -1,0 +1,303 @@
+"""Kafka benchmark (`make bench-kafka`): raw consume vs `railbird run`, and produce-to-flag latency.
+
+One run on this machine, against a fresh single-node broker (or `--bootstrap`):
+1. raw kafka-python consume rate of the chat topic, no processing;
+2. `railbird run` end to end (decode, every registered detector, rules, SQLite store, flags out,
+   commit) on the same records, with and without the store, and the ratio to (1);
+3. produce-to-flag latency at a paced rate: from sending a chat message to its flag arriving on
+   `moderation.flags`, p50 / p99.
+Results go to docs/benchmarks-kafka.md with the command and the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import kafka
+import orjson
+from kafka import KafkaConsumer, TopicPartition
+
+from ingest.kafka_clients import make_producer
+from ingest.kafka_codec import event_key
+from ingest.kafka_settings import KafkaSettings
+from rules.flags import format_ts
+from sim.config import SimConfig
+from sim.run import simulate
+from tests.integration.kafka_broker import create_topics, start_broker
+
+REPO = Path(__file__).resolve().parents[1]
+RAILBIRD = REPO / ".venv" / "bin" / "railbird"
+PARTITIONS = 6
+
+
+def chat_messages(count: int, seed: int) -> list[dict[str, Any]]:
+    """Realistic chat (with the simulator's violations), repeated with fresh ids up to `count`."""
+    config = SimConfig(
+        seed=seed, tournaments=2, cash_tables=4, hours=2.0, players_per_tournament=90
+    )
+    base = [e for kind, e in simulate(config) if kind == "event" and e["type"] == "chat"]
+    out: list[dict[str, Any]] = []
+    span = _when(base[-1]) - _when(base[0]) + timedelta(minutes=1)
+    for rep in range(count // len(base) + 1):
+        # Later rounds: fresh players and message ids, and later times, so a repeat reads as
+        # new traffic (not as one spammer, and not as time running backwards).
+        out.extend(
+            {
+                **e,
+                "message_id": f"{e['message_id']}-r{rep}",
+                "player_id": f"{e['player_id']}-r{rep}",
+                "ts": format_ts(_when(e) + rep * span),
+            }
+            for e in base
+        )
+    return out[:count]
+
+
+def _when(event: dict[str, Any]) -> datetime:
+    return datetime.fromisoformat(event["ts"])
+
+
+def settings_for(bootstrap: str, prefix: str) -> KafkaSettings:
+    s = KafkaSettings(
+        bootstrap_servers=bootstrap,
+        group_id=f"{prefix}-railbird",
+        chat_topic=f"{prefix}.chat.messages",
+        table_topic=f"{prefix}.poker.table-events",
+        hand_topic=f"{prefix}.poker.hands",
+        flags_topic=f"{prefix}.moderation.flags",
+        actions_topic=f"{prefix}.moderation.actions",
+    )
+    inputs = list(s.input_topics)
+    topics = [*inputs, *(s.dlq_topic(t) for t in inputs), s.flags_topic, s.actions_topic]
+    create_topics(bootstrap, topics, partitions=PARTITIONS)
+    return s
+
+
+def produce(settings: KafkaSettings, messages: list[dict[str, Any]]) -> float:
+    producer = make_producer(settings)
+    started = time.perf_counter()
+    for m in messages:
+        producer.send(settings.chat_topic, key=event_key(m), value=orjson.dumps(m))
+    producer.flush()
+    seconds = time.perf_counter() - started
+    producer.close()
+    return len(messages) / seconds
+
+
+def raw_consume(settings: KafkaSettings, count: int) -> float:
+    consumer = KafkaConsumer(bootstrap_servers=settings.bootstrap_servers, max_poll_records=2000)
+    tps = [TopicPartition(settings.chat_topic, p) for p in range(PARTITIONS)]
+    consumer.assign(tps)
+    consumer.seek_to_beginning(*tps)
+    got = 0
+    started = time.perf_counter()
+    while got < count:
+        got += sum(len(b) for b in consumer.poll(timeout_ms=500).values())
+    seconds = time.perf_counter() - started
+    consumer.close()
+    return count / seconds
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def metrics(port: int) -> dict[str, float]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2) as response:
+            text = response.read().decode()
+    except OSError:
+        return {}
+    pairs = (line.rsplit(" ", 1) for line in text.splitlines() if line[:1] != "#")
+    return {name: float(value) for name, value in pairs}
+
+
+def start_worker(settings: KafkaSettings, workdir: Path, port: int, *args: str) -> Any:
+    env = {**os.environ, "RAILBIRD_DATABASE_URL": f"sqlite:///{workdir / 'store.db'}"}
+    env.update({f"RAILBIRD_KAFKA_{k.upper()}": str(v) for k, v in settings.model_dump().items()})
+    log = (workdir / "worker.log").open("wb")
+    return subprocess.Popen(
+        [str(RAILBIRD), "run", "--metrics-port", str(port), *args],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+
+def worker_rate(settings: KafkaSettings, workdir: Path, count: int, *args: str) -> float:
+    port = free_port()
+    worker = start_worker(settings, workdir, port, *args)
+    first: tuple[float, float] | None = None
+    try:
+        while True:
+            m = metrics(port)
+            done = sum(v for k, v in m.items() if k.startswith("railbird_kafka_records_total"))
+            now = time.perf_counter()
+            if done and first is None:
+                first = (now, done)
+            if done >= count and first is not None:
+                return (done - first[1]) / (now - first[0])
+            if worker.poll() is not None:
+                raise RuntimeError(f"worker exited: {(workdir / 'worker.log').read_text()[-2000:]}")
+            time.sleep(0.05)
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(60)
+
+
+def latency(
+    settings: KafkaSettings, workdir: Path, messages: list[dict[str, Any]], rate: float
+) -> tuple[float, float, int, float]:
+    """(p50 ms, p99 ms, flags measured, worker lag at the end) producing `rate` messages/s."""
+    port = free_port()
+    worker = start_worker(settings, workdir, port)
+    try:
+        deadline = time.monotonic() + 60
+        while sum(k.startswith("railbird_kafka_consumer_lag{") for k in metrics(port)) < 18:
+            assert time.monotonic() < deadline, "worker never got its partitions"
+            time.sleep(0.1)
+        sent: dict[str, float] = {}
+        arrived: list[tuple[float, list[str]]] = []
+        stop = threading.Event()
+
+        def watch() -> None:
+            consumer = KafkaConsumer(bootstrap_servers=settings.bootstrap_servers)
+            tps = [TopicPartition(settings.flags_topic, p) for p in range(PARTITIONS)]
+            consumer.assign(tps)
+            consumer.seek_to_end(*tps)
+            while not stop.is_set():
+                for batch in consumer.poll(timeout_ms=50).values():
+                    now = time.time()
+                    arrived.extend((now, orjson.loads(r.value)["message_ids"]) for r in batch)
+            consumer.close()
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        time.sleep(1.0)
+        producer = make_producer(settings, linger_ms=0)
+        started = time.perf_counter()
+        for i, m in enumerate(messages):
+            delay = started + i / rate - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            sent[m["message_id"]] = time.time()
+            producer.send(settings.chat_topic, key=event_key(m), value=orjson.dumps(m))
+        producer.flush()
+        producer.close()
+        time.sleep(3.0)
+        stop.set()
+        watcher.join(5)
+        lag = sum(v for k, v in metrics(port).items() if k.startswith("railbird_kafka_consumer_l"))
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(60)
+    waits = sorted(
+        (at - max(sent[i] for i in ids)) * 1000
+        for at, ids in arrived
+        if ids and all(i in sent for i in ids)
+    )
+    if not waits:
+        return float("nan"), float("nan"), 0, lag
+    return (
+        waits[len(waits) // 2],
+        waits[min(len(waits) - 1, int(len(waits) * 0.99))],
+        len(waits),
+        lag,
+    )
+
+
+def machine() -> str:
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    mem = Path("/proc/meminfo").read_text().split()[1]
+    return (
+        f"{os.cpu_count()} cores ({cpu}), {int(mem) // 1024 // 1024} GiB RAM, "
+        f"Python {platform.python_version()}, kafka-python {kafka.__version__}, "
+        f"load average at start {os.getloadavg()[0]:.1f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bootstrap", help="use this broker instead of starting one")
+    parser.add_argument("--messages", type=int, default=20000)
+    parser.add_argument("--rate", type=float, default=1000.0)
+    parser.add_argument("--seconds", type=float, default=20.0, help="latency phase length")
+    parser.add_argument("--out", type=Path, default=REPO / "docs" / "benchmarks-kafka.md")
+    args = parser.parse_args(argv)
+    host = machine()
+    with tempfile.TemporaryDirectory(prefix="kafka-bench-") as tmp:
+        work = Path(tmp)
+        broker = None if args.bootstrap else start_broker(work / "broker")
+        bootstrap = args.bootstrap or (broker.bootstrap if broker else "")
+        try:
+            messages = chat_messages(args.messages + int(args.rate * args.seconds), seed=5)
+            bulk, paced = messages[: args.messages], messages[args.messages :]
+            s = settings_for(bootstrap, f"bench{os.getpid()}")
+            produced = produce(s, bulk)
+            print(f"produce {produced:,.0f} msgs/s", flush=True)
+            raw = raw_consume(s, len(bulk))
+            print(f"raw consume {raw:,.0f} msgs/s", flush=True)
+            (work / "a").mkdir()
+            stored = worker_rate(s, work / "a", len(bulk))
+            print(f"railbird run {stored:,.0f} events/s", flush=True)
+            s2 = s.model_copy(update={"group_id": s.group_id + "-nostore"})
+            (work / "b").mkdir()
+            nostore = worker_rate(s2, work / "b", len(bulk), "--no-store")
+            print(f"railbird run --no-store {nostore:,.0f} events/s", flush=True)
+            (work / "c").mkdir()
+            p50, p99, n, lag = latency(
+                settings_for(bootstrap, f"lat{os.getpid()}"), work / "c", paced, args.rate
+            )
+        finally:
+            if broker is not None:
+                broker.stop()
+    command = "make bench-kafka  (python -m bench.kafka_bench " + " ".join(argv or sys.argv[1:])
+    report = f"""# Kafka benchmark
+
+Command: `{command.strip()})`
+Machine: {host}
+Run: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, single-node Kafka 4.1.1 broker on the same machine,
+{PARTITIONS} partitions per topic, one `railbird run` worker, {len(bulk):,} simulated chat messages.
+
+| measure | value |
+|---|---|
+| produce (`railbird produce` settings) | {produced:,.0f} msgs/s |
+| raw kafka-python consume, chat topic, no processing | {raw:,.0f} msgs/s |
+| `railbird run` end to end, all detectors, SQLite store | {stored:,.0f} events/s |
+| `railbird run` end to end, all detectors, `--no-store` | {nostore:,.0f} events/s |
+| ratio run / raw consume (with store) | {stored / raw:.1%} (target >= 50%) |
+| produce-to-flag latency at {args.rate:,.0f} msgs/s, p50 | {p50:,.0f} ms |
+| produce-to-flag latency at {args.rate:,.0f} msgs/s, p99 | {p99:,.0f} ms (target < 250 ms) |
+| flags timed / worker lag after the paced phase | {n} / {lag:,.0f} records |
+"""
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(report)
+    print(report)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,73 @@
+"""kafka-python clients configured the one way railbird needs them.
+
+The consumer uses the *range* assignor only: it gives partition N of every subscribed topic to the
+same member, which is what co-partitioning needs (a table's chat, events and hands share a key,
+hence a partition number). Round-robin, kafka-python's fallback, would split them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+from kafka import KafkaConsumer, KafkaProducer
+from kafka.coordinator.assignors.range import (
+    RangePartitionAssignor,
+)
+
+from ingest.kafka_settings import KafkaSettings
+
+
+class TopicLayoutError(RuntimeError):
+    """Input topics missing, or not co-partitioned."""
+
+
+def compression(settings: KafkaSettings) -> str | None:
+    if settings.compression == "auto":
+        return "lz4" if importlib.util.find_spec("lz4") is not None else None
+    return None if settings.compression in ("", "none") else settings.compression
+
+
+def make_producer(settings: KafkaSettings, **overrides: Any) -> Any:
+    config: dict[str, Any] = {
+        "bootstrap_servers": settings.bootstrap_list(),
+        "client_id": settings.client_id,
+        "linger_ms": settings.linger_ms,
+        "batch_size": settings.batch_bytes,
+        "compression_type": compression(settings),
+        "acks": "all",
+    }
+    config.update(overrides)
+    return KafkaProducer(**config)
+
+
+def make_consumer(settings: KafkaSettings, **overrides: Any) -> Any:
+    config: dict[str, Any] = {
+        "bootstrap_servers": settings.bootstrap_list(),
+        "client_id": settings.client_id,
+        "group_id": settings.group_id,
+        "enable_auto_commit": False,
+        "auto_offset_reset": "earliest",
+        "partition_assignment_strategy": (RangePartitionAssignor,),
+        "max_poll_records": settings.max_poll_records,
+        "session_timeout_ms": settings.session_timeout_ms,
+        "heartbeat_interval_ms": settings.heartbeat_interval_ms,
+    }
+    config.update(overrides)
+    return KafkaConsumer(**config)
+
+
+def check_copartitioned(consumer: Any, topics: tuple[str, ...]) -> int:
+    """The shared partition count of `topics`; raises if one is missing or differs."""
+    counts: dict[str, int] = {}
+    for topic in topics:
+        partitions = consumer.partitions_for_topic(topic)
+        if not partitions:
+            raise TopicLayoutError(f"topic {topic!r} does not exist (create it first)")
+        counts[topic] = len(partitions)
+    if len(set(counts.values())) != 1:
+        raise TopicLayoutError(
+            f"input topics must have the same partition count so a table's chat, events and "
+            f"hands meet in one worker; got {counts}"
+        )
+    return next(iter(counts.values()))

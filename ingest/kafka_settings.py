@@ -1,0 +1,68 @@
+"""Where the Kafka worker and producer connect and how they behave, from `RAILBIRD_KAFKA_*`.
+
+Read only in the commands' `main` (never at import), so tests and the benchmark can point a
+subprocess at a fresh broker, topic set or consumer group through its environment alone.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class KafkaSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="RAILBIRD_KAFKA_", extra="ignore")
+
+    bootstrap_servers: str = "127.0.0.1:9092"
+    group_id: str = "railbird"
+    client_id: str = "railbird"
+
+    chat_topic: str = "chat.messages"
+    table_topic: str = "poker.table-events"
+    hand_topic: str = "poker.hands"
+    flags_topic: str = "moderation.flags"
+    actions_topic: str = "moderation.actions"
+    dlq_suffix: str = ".dlq"
+
+    # Also the most records one cycle processes before it stores, produces and commits.
+    max_poll_records: int = Field(default=1000, ge=1)
+    # Store, flush and commit at most this often (and after max_poll_records events).
+    commit_interval_ms: int = Field(default=500, ge=0)
+    poll_timeout_ms: int = Field(default=100, ge=0)
+    # Buffered-but-unprocessed records per partition before fetching from it pauses.
+    max_buffered_per_partition: int = Field(default=5000, ge=1)
+    # How long a record may wait for a lagging partition to catch up before it is processed
+    # anyway (the event-time merge). Live, caught-up partitions never make anything wait.
+    max_merge_wait_ms: int = Field(default=5000, ge=0)
+    # Event time replayed (outputs discarded) to rebuild detector state for a newly assigned
+    # partition. Should cover the longest detector memory that matters.
+    replay_window_seconds: float = Field(default=1800.0, ge=0)
+    session_timeout_ms: int = Field(default=10000, ge=6000)
+    heartbeat_interval_ms: int = Field(default=1000, ge=100)
+
+    # Prometheus text endpoint (0 = off) and the period of the INFO metrics line.
+    metrics_port: int = Field(default=0, ge=0, le=65535)
+    metrics_host: str = "127.0.0.1"
+    log_interval_seconds: float = Field(default=10.0, gt=0)
+
+    # Producer tuning.
+    linger_ms: int = Field(default=5, ge=0)
+    batch_bytes: int = Field(default=262144, ge=1024)
+    compression: str = "auto"  # auto = lz4 when the lz4 package is installed, else none
+
+    @property
+    def input_topics(self) -> tuple[str, str, str]:
+        return (self.chat_topic, self.table_topic, self.hand_topic)
+
+    def dlq_topic(self, topic: str) -> str:
+        return f"{topic}{self.dlq_suffix}"
+
+    def topic_for_type(self, event_type: object) -> str | None:
+        return {
+            "chat": self.chat_topic,
+            "table": self.table_topic,
+            "hand": self.hand_topic,
+        }.get(event_type if isinstance(event_type, str) else "")
+
+    def bootstrap_list(self) -> list[str]:
+        return [s.strip() for s in self.bootstrap_servers.split(",") if s.strip()]

@@ -1,0 +1,408 @@
+"""`railbird run` against a real broker: same flags as `scan`, through crashes and takeovers.
+
+Every test gets its own topics, consumer group and SQLite store, so they share the session's
+broker without seeing each other's records. Workers run as real subprocesses (`railbird run`)
+configured through their environment, and are killed with SIGKILL where the test says so.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+from sqlalchemy import func, select
+
+from ingest.jsonl_source import read_jsonl
+from ingest.kafka_clients import make_producer
+from ingest.kafka_codec import header_dict
+from ingest.kafka_producer import produce_records
+from ingest.kafka_settings import KafkaSettings
+from sim.config import SimConfig
+from sim.run import write_simulation
+from store import schema
+from store.database import make_engine
+
+from .kafka_broker import create_topics
+
+pytestmark = pytest.mark.kafka
+
+REPO = Path(__file__).resolve().parents[2]
+RAILBIRD = REPO / ".venv" / "bin" / "railbird"
+PARTITIONS = 6
+_lane_ids = itertools.count(1)
+
+FlagSet = set[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class Stream:
+    events: Path
+    count: int
+    event_ids: frozenset[str]
+    scan_flags: FlagSet
+
+
+@pytest.fixture(scope="module")
+def stream(tmp_path_factory: pytest.TempPathFactory) -> Stream:
+    """A simulated hour and a half with violations, and what `railbird scan` flags in it."""
+    base = tmp_path_factory.mktemp("stream")
+    events, flags = base / "events.jsonl", base / "flags.jsonl"
+    config = SimConfig(
+        seed=11,
+        tournaments=1,
+        cash_tables=2,
+        hours=1.5,
+        players_per_tournament=45,
+        violation_scale=3.0,
+        team_intensity=0.9,
+    )
+    write_simulation(config, events, base / "truth.jsonl")
+    subprocess.run(
+        [str(RAILBIRD), "scan", str(events), "--out", str(flags)],
+        check=True,
+        capture_output=True,
+        env={**os.environ, "RAILBIRD_DATABASE_URL": f"sqlite:///{base / 'scan.db'}"},
+    )
+    ids = set()
+    for line in events.read_bytes().splitlines():
+        data = orjson.loads(line)
+        ids.add(data.get("message_id") or data.get("event_id") or data["hand_id"])
+    scan_flags = _flag_set(orjson.loads(line) for line in flags.read_bytes().splitlines())
+    assert len(scan_flags) >= 10, "the stream should carry enough violations to compare"
+    return Stream(events, len(ids), frozenset(ids), scan_flags)
+
+
+def assert_same_flags(got: FlagSet, want: FlagSet) -> None:
+    """Compare flag sets showing only the difference (the sets are long)."""
+    missing, extra = sorted(want - got), sorted(got - want)
+    assert not missing and not extra, f"missing {missing}; extra {extra}"
+
+
+def _flag_set(flags: Any) -> FlagSet:
+    return {(f["flag_id"], f["category"]) for f in flags}
+
+
+class Lane:
+    """One test's topics, consumer group, store and worker processes."""
+
+    def __init__(self, bootstrap: str, workdir: Path, **settings: Any) -> None:
+        n = next(_lane_ids)
+        prefix = f"t{n}-{os.getpid()}"
+        self.workdir = workdir
+        self.db_url = f"sqlite:///{workdir / 'store.db'}"
+        self.settings = KafkaSettings(
+            bootstrap_servers=bootstrap,
+            group_id=f"{prefix}-railbird",
+            chat_topic=f"{prefix}.chat.messages",
+            table_topic=f"{prefix}.poker.table-events",
+            hand_topic=f"{prefix}.poker.hands",
+            flags_topic=f"{prefix}.moderation.flags",
+            actions_topic=f"{prefix}.moderation.actions",
+            session_timeout_ms=6000,
+            commit_interval_ms=100,  # fine-grained commits, so a kill lands between them
+            # Cover the whole test stream: a worker taking over rebuilds state from all of it.
+            replay_window_seconds=86400,
+            **settings,
+        )
+        s = self.settings
+        inputs = list(s.input_topics)
+        topics = [*inputs, *(s.dlq_topic(t) for t in inputs), s.flags_topic, s.actions_topic]
+        create_topics(bootstrap, topics, partitions=PARTITIONS)
+        self.workers: list[subprocess.Popen[bytes]] = []
+
+    def env(self) -> dict[str, str]:
+        env = {**os.environ, "RAILBIRD_DATABASE_URL": self.db_url}
+        for name, value in self.settings.model_dump().items():
+            env[f"RAILBIRD_KAFKA_{name.upper()}"] = str(value)
+        return env
+
+    def start_worker(self, *args: str) -> subprocess.Popen[bytes]:
+        with (self.workdir / f"worker-{len(self.workers)}.log").open("wb") as log:
+            process = subprocess.Popen(
+                [str(RAILBIRD), "-v", "run", *args],
+                env=self.env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            )
+        self.workers.append(process)
+        return process
+
+    def worker_log(self, index: int) -> str:
+        return (self.workdir / f"worker-{index}.log").read_text(errors="replace")
+
+    def produce(self, events: Path, rate: float | None = None) -> None:
+        producer = make_producer(self.settings)
+        try:
+            report = produce_records(read_jsonl(events), self.settings, producer, rate=rate)
+        finally:
+            producer.close()
+        assert report.failed == 0 and not report.skipped
+
+    def stored_events(self) -> int:
+        engine = make_engine(self.db_url)
+        try:
+            with engine.connect() as conn:
+                return sum(
+                    conn.execute(select(func.count()).select_from(t)).scalar_one()
+                    for t in (schema.chat_messages, schema.table_events, schema.hands)
+                )
+        except Exception:  # the worker has not created the schema yet
+            return 0
+        finally:
+            engine.dispose()
+
+    def stored_ids(self) -> set[str]:
+        engine = make_engine(self.db_url)
+        with engine.connect() as conn:
+            ids = set(conn.execute(select(schema.chat_messages.c.message_id)).scalars())
+            ids |= set(conn.execute(select(schema.table_events.c.event_id)).scalars())
+            ids |= set(conn.execute(select(schema.hands.c.hand_id)).scalars())
+        engine.dispose()
+        return ids
+
+    def stored_flags(self) -> FlagSet:
+        engine = make_engine(self.db_url)
+        with engine.connect() as conn:
+            rows = conn.execute(select(schema.flags.c.flag_id, schema.flags.c.category)).all()
+        engine.dispose()
+        return {(r[0], r[1]) for r in rows}
+
+    def topic_records(self, topic: str) -> list[Any]:
+        consumer = KafkaConsumer(bootstrap_servers=self.settings.bootstrap_servers)
+        try:
+            tps = [TopicPartition(topic, p) for p in range(PARTITIONS)]
+            consumer.assign(tps)
+            consumer.seek_to_beginning(*tps)
+            end = consumer.end_offsets(tps)
+            records: list[Any] = []
+            deadline = time.monotonic() + 20
+            while any(consumer.position(tp) < end[tp] for tp in tps):
+                assert time.monotonic() < deadline, f"could not read {topic} to its end"
+                for batch in consumer.poll(timeout_ms=200).values():
+                    records.extend(batch)
+            return records
+        finally:
+            consumer.close()
+
+    def topic_flags(self) -> FlagSet:
+        return _flag_set(
+            orjson.loads(r.value) for r in self.topic_records(self.settings.flags_topic)
+        )
+
+    def stop_all(self) -> None:
+        for process in self.workers:
+            if process.poll() is None:
+                process.kill()
+                process.wait(10)
+
+
+@pytest.fixture
+def lane(kafka_bootstrap: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Lane]:
+    created = Lane(kafka_bootstrap, tmp_path, **getattr(request, "param", {}))
+    yield created
+    created.stop_all()
+
+
+def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out after {timeout:.0f} s waiting for {what}"
+        time.sleep(0.1)
+
+
+def _exits(process: subprocess.Popen[bytes], timeout: float) -> int:
+    return process.wait(timeout)
+
+
+def _producing(lane: Lane, stream: Stream, rate: float) -> threading.Thread:
+    thread = threading.Thread(target=lane.produce, args=(stream.events, rate), daemon=True)
+    thread.start()
+    return thread
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _metrics(port: int) -> dict[str, float]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2) as response:
+            text = response.read().decode()
+    except OSError:
+        return {}
+    return {
+        name: float(value)
+        for name, value in (line.rsplit(" ", 1) for line in text.splitlines() if line[:1] != "#")
+    }
+
+
+def _owns_everything_and_caught_up(port: int) -> bool:
+    metrics = _metrics(port)
+    lags = [v for k, v in metrics.items() if k.startswith("railbird_kafka_consumer_lag{")]
+    return (
+        len(lags) == 3 * PARTITIONS
+        and not any(lags)
+        and metrics.get("railbird_kafka_buffered_records") == 0
+    )
+
+
+def _partitions_owned(port: int) -> int:
+    return sum(k.startswith("railbird_kafka_consumer_lag{") for k in _metrics(port))
+
+
+def _committed_mid_stream(lane: Lane, stream: Stream, port: int) -> bool:
+    """A third of the stream stored and several batches committed: a fair moment to crash."""
+    return (
+        lane.stored_events() >= stream.count // 3
+        and _metrics(port).get("railbird_kafka_commits_total", 0) >= 3
+    )
+
+
+def test_worker_flags_exactly_what_scan_flags(lane: Lane, stream: Stream) -> None:
+    lane.produce(stream.events)
+    worker = lane.start_worker("--exit-when-idle", "2")
+    assert _exits(worker, 120) == 0, lane.worker_log(0)[-3000:]
+    assert lane.stored_ids() == stream.event_ids
+    assert_same_flags(lane.stored_flags(), stream.scan_flags)
+    assert_same_flags(lane.topic_flags(), stream.scan_flags)
+    summary = lane.worker_log(0).splitlines()[-1]
+    assert f"{stream.count} records" in summary and "0 dead letters" in summary
+
+
+@pytest.mark.parametrize("lane", [{"max_poll_records": 100}], indirect=True)
+def test_kill_9_then_restart_loses_nothing_and_duplicates_no_flag(
+    lane: Lane, stream: Stream
+) -> None:
+    # The stream is in Kafka before the worker starts, so the worker merges it exactly in event
+    # time (live, cross-topic order is only as good as arrival order: see kafka_merge).
+    lane.produce(stream.events)
+    port = _free_port()
+    first = lane.start_worker("--metrics-port", str(port))
+    wait_for(lambda: _committed_mid_stream(lane, stream, port), 60, "a third of the stream")
+    first.send_signal(signal.SIGKILL)
+    first.wait(10)
+    killed_at = lane.stored_events()
+    assert killed_at < stream.count, "the worker should die mid-stream"
+    second = lane.start_worker("--exit-when-idle", "2")
+    assert _exits(second, 120) == 0, lane.worker_log(1)[-3000:]
+    assert lane.stored_ids() == stream.event_ids
+    assert_same_flags(lane.stored_flags(), stream.scan_flags)
+    # The topic may carry a flag twice (re-sent after the crash), never a flag scan lacks.
+    assert_same_flags(lane.topic_flags(), stream.scan_flags)
+    assert "replaying offsets" in lane.worker_log(1), "the restart should rebuild state"
+
+
+@pytest.mark.parametrize("lane", [{"max_poll_records": 100}], indirect=True)
+def test_two_workers_one_killed_the_survivor_finishes(lane: Lane, stream: Stream) -> None:
+    doomed_port, port = _free_port(), _free_port()
+    doomed = lane.start_worker("--metrics-port", str(doomed_port))
+    survivor = lane.start_worker("--metrics-port", str(port))
+    wait_for(
+        lambda: _partitions_owned(doomed_port) == _partitions_owned(port) == 3 * PARTITIONS // 2,
+        60,
+        "both workers sharing the partitions",
+    )
+    producing = _producing(lane, stream, rate=600)
+    wait_for(lambda: _committed_mid_stream(lane, stream, doomed_port), 60, "a third of the stream")
+    doomed.send_signal(signal.SIGKILL)
+    doomed.wait(10)
+    assert lane.stored_events() < stream.count, "the worker should die mid-stream"
+    producing.join(60)
+    wait_for(lambda: _owns_everything_and_caught_up(port), 90, "the survivor to take over")
+    survivor.send_signal(signal.SIGTERM)
+    assert _exits(survivor, 30) == 0
+    assert "replaying offsets" in lane.worker_log(1), "the takeover should rebuild state"
+    assert lane.stored_ids() == stream.event_ids
+    stored, on_topic = lane.stored_flags(), lane.topic_flags()
+    # Known gap: detectors whose state spans tables (tournament-wide sit-out and bounty
+    # statistics; private messages keyed by sender) see only their worker's partitions when
+    # two workers split a tournament's tables, so only table-scoped flags must match exactly.
+    assert_same_flags(_table_scoped(stored), _table_scoped(stream.scan_flags))
+    assert_same_flags(_table_scoped(on_topic), _table_scoped(stream.scan_flags))
+
+
+CROSS_PARTITION = frozenset({"bounty_collusion", "coordinated_sit_out", "in_hand_influence"})
+
+
+def _table_scoped(flags: FlagSet) -> FlagSet:
+    return {(flag_id, category) for flag_id, category in flags if category not in CROSS_PARTITION}
+
+
+def _chat(message_id: str, text: str, t: int) -> dict[str, Any]:
+    return {
+        "type": "chat",
+        "message_id": message_id,
+        "ts": f"2026-11-29T20:00:{t:02d}.000Z",
+        "player_id": "p-1",
+        "channel": "table",
+        "table_id": "t-1",
+        "tournament_id": None,
+        "kind": "text",
+        "text": text,
+    }
+
+
+def test_bad_records_go_to_the_dead_letter_topics_and_the_stream_goes_on(lane: Lane) -> None:
+    s = lane.settings
+    sit_out = {
+        "type": "table",
+        "event_id": "e-1",
+        "ts": "2026-11-29T20:00:03.000Z",
+        "table_id": "t-1",
+        "action": "sit_out",
+        "player_id": "p-2",
+        "seat": 2,
+    }
+    records = [
+        (s.chat_topic, orjson.dumps(_chat("m-1", "nice hand", 1))),
+        (s.chat_topic, b'{"type": "chat", "message_id": "m-x", "ts": '),  # malformed JSON
+        (s.table_topic, orjson.dumps({**sit_out, "event_id": "e-bad", "seat": "three"})),
+        (s.hand_topic, orjson.dumps({"type": "tip", "hand_id": "h-1", "table_id": "t-1"})),
+        (s.table_topic, orjson.dumps(sit_out)),
+        (s.chat_topic, orjson.dumps(_chat("m-2", "you are a fucking idiot", 5))),
+    ]
+    producer = KafkaProducer(bootstrap_servers=s.bootstrap_servers)
+    for topic, value in records:
+        producer.send(topic, key=b"t-1", value=value)
+    producer.flush()
+    producer.close()
+
+    worker = lane.start_worker("--exit-when-idle", "2")
+    assert _exits(worker, 60) == 0, lane.worker_log(0)[-3000:]
+
+    dead = {t: lane.topic_records(s.dlq_topic(t)) for t in s.input_topics}
+    assert [r.value for r in dead[s.chat_topic]] == [records[1][1]]
+    assert [orjson.loads(r.value)["event_id"] for r in dead[s.table_topic]] == ["e-bad"]
+    assert [orjson.loads(r.value)["type"] for r in dead[s.hand_topic]] == ["tip"]
+    reasons = {t: header_dict(rs[0].headers) for t, rs in dead.items()}
+    assert "json" in reasons[s.chat_topic]["reason"].lower()
+    assert "seat" in reasons[s.table_topic]["reason"]
+    assert "tip" in reasons[s.hand_topic]["reason"]
+    for topic, headers in reasons.items():
+        assert headers["source_topic"] == topic
+        assert headers["source_offset"].isdigit() and headers["source_partition"].isdigit()
+    assert reasons[s.chat_topic]["source_offset"] == "1"
+
+    assert lane.stored_ids() == {"m-1", "e-1", "m-2"}
+    # The profane message around the bad records was processed: flagged, and only it.
+    flagged = [orjson.loads(r.value) for r in lane.topic_records(s.flags_topic)]
+    assert "profanity" in {f["category"] for f in flagged}
+    assert {m for f in flagged for m in f["message_ids"]} == {"m-2"}
+    assert "3 dead letters" in lane.worker_log(0).splitlines()[-1]
