@@ -26,7 +26,7 @@ import dataclasses
 import itertools
 import re
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from decimal import Decimal
 from pathlib import Path
@@ -54,6 +54,9 @@ ZONES: dict[str, tzinfo] = {
     "UTC": UTC,
 }
 _CBR = re.compile(r"^(p\d+ cbr )([0-9.]+)(.*)$")
+PHH_SUFFIXES = frozenset({".phh", ".phhs"})
+# Called with a file that is not a readable PHH file and the reason; the import goes on.
+SkipHandler = Callable[[Path, str], None]
 
 
 def load_histories(path: Path) -> list[HandHistory]:
@@ -129,11 +132,27 @@ class _Scheduled:
     end: datetime = SYNTHETIC_START
 
 
-def schedule(paths: Iterable[Path]) -> list[_Scheduled]:
+def _readable(path: Path, on_skip: SkipHandler | None) -> list[HandHistory]:
+    """The file's hands; without `on_skip` a bad file raises, with it the file is reported
+    and skipped (a directory glob such as `phh/*` also matches the dataset's README)."""
+    if on_skip is None:
+        return load_histories(path)
+    if path.suffix not in PHH_SUFFIXES:
+        on_skip(path, "not a PHH file (expected .phh or .phhs)")
+        return []
+    try:
+        return load_histories(path)
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:  # TOMLDecodeError too
+        on_skip(path, f"unreadable PHH: {exc}")
+        return []
+
+
+def schedule(paths: Iterable[Path], on_skip: SkipHandler | None = None) -> list[_Scheduled]:
     """Every hand with ids and times; a hand ends before its table's next hand starts."""
     hands: list[_Scheduled] = []
     for path in paths:
-        for n, history in enumerate(load_histories(path), start=1):
+        histories = _readable(path, on_skip)
+        for n, history in enumerate(histories, start=1):
             table_id = str(history.table) if history.table else f"phh-{path.stem}"
             start = recorded_start(history, n)
             hands.append(_Scheduled(history, f"h-{path.stem}-{n}", table_id, start))
@@ -171,11 +190,11 @@ def _table_record(hand: _Scheduled, action: str, players: list[str] | None) -> d
 
 
 def import_records(
-    paths: Iterable[Path], with_table_events: bool = False
+    paths: Iterable[Path], with_table_events: bool = False, on_skip: SkipHandler | None = None
 ) -> Iterator[dict[str, Any]]:
     """Contract records (`hand`, plus `table` hand_start/hand_end if asked), in stream order."""
     items: list[tuple[datetime, int, dict[str, Any]]] = []
-    for hand in schedule(paths):
+    for hand in schedule(paths, on_skip):
         scale = scale_of(hand.history)
         history = integer_history(hand.history, scale)
         record = replay(history, hand.hand_id, hand.table_id, hand.start, hand.end)

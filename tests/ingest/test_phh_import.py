@@ -117,3 +117,29 @@ def test_cli_writes_hands_and_optional_table_events(tmp_path: Path) -> None:
     assert isinstance(start, TableEvent) and start.players is not None and len(start.players) == 8
     missing = argparse.Namespace(files=[tmp_path / "nope.phh"], out=None, with_table_events=False)
     assert run_import_phh(missing) == 2
+
+
+def test_cli_skips_files_that_are_not_phh_and_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("# PHH sample\n\nSome prose: not = toml [\n")
+    broken = tmp_path / "broken.phh"
+    broken.write_text("this is not toml at all\n")
+    wsop = DATA / "wsop_2019_42_3_00-01-07.phh"
+    out = tmp_path / "hands.jsonl"
+    args = argparse.Namespace(files=[readme, broken, wsop], out=out, with_table_events=False)
+    assert run_import_phh(args) == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["hand_id"] for r in lines] == ["h-wsop_2019_42_3_00-01-07-1"]
+    err = capsys.readouterr().err
+    assert f"skipping {readme}: not a PHH file" in err
+    assert f"skipping {broken}: unreadable PHH" in err
+    assert "1 hands" in err
+
+
+def test_library_import_still_raises_on_a_bad_file(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.phh"
+    broken.write_text("this is not toml at all\n")
+    with pytest.raises(ValueError):
+        list(import_records([broken]))
