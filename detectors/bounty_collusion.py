@@ -20,8 +20,23 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import ClassVar
 
-from detectors.bounty_stats import BountyTournament, PairTest, Support, TargetGuess, fisher_two
-from detectors.collusion_chat import is_bounty_plan, mentioned_names, name_keys
+from detectors.bounty_groups import group_finding, group_members, group_test
+from detectors.bounty_stats import (
+    BountyTournament,
+    Pair,
+    PairTest,
+    Support,
+    TargetGuess,
+    fisher_two,
+)
+from detectors.collusion_chat import (
+    chat_tournament,
+    group_key,
+    is_bounty_plan,
+    mentioned_names,
+    name_keys,
+    remember_tournament,
+)
 from detectors.events import AnyEvent, ChatEvent, HandEvent
 from detectors.findings import Evidence, Finding, Severity
 from detectors.hand_features import hand_features
@@ -41,11 +56,15 @@ class BountyCollusion:
     target_p_floor: float = 1e-4  # co-hunting one target is never proof of a pair by itself
     min_reraises: int = 3
     min_reraises_with_plan: int = 2
+    member_p: float = 0.01  # a third or fourth member's own co-entry contrast on the target
+    member_reraise_p: float = 0.05  # each member's re-raises with the rest of the group
+    min_group_reraises: int = 5
     tournament_ttl: timedelta = timedelta(hours=8)
     plan_ttl: timedelta = timedelta(hours=6)
     names_ttl: timedelta = timedelta(hours=12)
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
+        remember_tournament(event, state)
         if isinstance(event, ChatEvent):
             return self._chat(event, state)
         if not isinstance(event, HandEvent) or event.tournament_id is None:
@@ -66,17 +85,15 @@ class BountyCollusion:
         return findings
 
     def _test(
-        self, trn: BountyTournament, pair: tuple[str, str], hand: HandEvent, state: State
+        self, trn: BountyTournament, pair: Pair, hand: HandEvent, state: State
     ) -> Finding | None:
         test = trn.pair_test(pair)
-        if test.reraises < self.min_reraises_with_plan:
-            return None
         plans = self._plans(pair, state)
-        if test.reraises < self.min_reraises and not plans:
-            return None
+        if test.reraises < (self.min_reraises_with_plan if plans else self.min_reraises):
+            return self._group(trn, pair, hand, plans)
         if test.p_value >= self.max_pair_p:
             trn.suspects.discard(pair)
-            return None
+            return self._group(trn, pair, hand, plans)
         trn.suspects.add(pair)
         group = trn.group(pair)
         guess = trn.guess_target(pair, group)
@@ -90,7 +107,7 @@ class BountyCollusion:
         tests = 1 if plans else trn.candidate_pairs()
         adjusted = bonferroni(combined, tests)
         if adjusted >= (self.alpha_with_plan if plans else self.alpha):
-            return None
+            return self._group(trn, pair, hand, plans)
         trn.flagged.add(pair)
         group = trn.group(pair)
         support = trn.support(group, guess.target)
@@ -100,11 +117,46 @@ class BountyCollusion:
             hand, group, pair, test, guess, adjusted, tests, plans, severity, support
         )
 
+    def _group(
+        self, trn: BountyTournament, pair: Pair, hand: HandEvent, plans: list[_Plan]
+    ) -> Finding | None:
+        """Teams of three or four: the re-raises of every pair inside the group, summed, with
+        the group picked by co-entry contrasts that point at the seed pair's target."""
+        if trn.pairs[pair].reraises == 0:
+            return None
+        guess = trn.guess_target(pair, trn.group(pair))
+        if guess is None or guess.p_value >= self.max_target_p:
+            return None
+        contrasts = group_members(trn, pair, guess.target, self.member_p)
+        if len(contrasts) < 3:
+            return None
+        test = group_test(trn, contrasts, guess.target, self.member_reraise_p)
+        if test is None or test.reraises < self.min_group_reraises:
+            return None
+        if test.p_value >= self.max_pair_p:
+            return None
+        target_p = min(1.0, max(c.p_value for c in test.contrasts) * guess.candidates)
+        if target_p >= self.max_target_p:
+            return None
+        combined = fisher_two(test.p_value, max(target_p, self.target_p_floor))
+        tests = trn.candidate_pairs()
+        adjusted = bonferroni(combined, tests)
+        if adjusted >= self.alpha:
+            return None
+        trn.flagged.update(test.linked_pairs)
+        group = trn.group(pair)
+        support = trn.support(group, guess.target)
+        strong = bool(plans) or support.knockouts > 0 or support.checkdowns >= 2
+        severity: Severity = "high" if strong or adjusted < 1e-6 else "medium"
+        return group_finding(
+            self.name, hand, group, test, target_p, adjusted, tests, severity, support
+        )
+
     def _finding(
         self,
         hand: HandEvent,
         group: tuple[str, ...],
-        pair: tuple[str, str],
+        pair: Pair,
         test: PairTest,
         guess: TargetGuess,
         adjusted: float,
@@ -141,7 +193,7 @@ class BountyCollusion:
             table_id=hand.table_id,
             hand_id=hand.hand_id,
             message_ids=tuple(plan_ids),
-            dedupe_key=f"{tid}:{','.join(group)}:{target}",
+            dedupe_key=group_key(tid, group),
             evidence=Evidence(
                 kind="bounty_targeting",
                 summary=summary,
@@ -187,6 +239,7 @@ class BountyCollusion:
         if event.channel != "private" or event.recipient_id is None:
             return []
         players = tuple(sorted({event.player_id, event.recipient_id}))
+        tid = chat_tournament(event, state)
         return [
             Finding(
                 detector=self.name,
@@ -195,8 +248,9 @@ class BountyCollusion:
                 score=0.55,
                 ts=event.ts,
                 player_ids=players,
-                tournament_id=event.tournament_id,
+                tournament_id=tid,
                 message_ids=(event.message_id,),
+                dedupe_key=group_key(tid, players),
                 evidence=Evidence(
                     kind="bounty_planning_chat",
                     summary=(
@@ -221,7 +275,7 @@ class BountyCollusion:
         return None
 
     @staticmethod
-    def _plans(pair: tuple[str, str], state: State) -> list[_Plan]:
+    def _plans(pair: Pair, state: State) -> list[_Plan]:
         found: list[_Plan] = []
         for me, other in (pair, pair[::-1]):
             for plan in state.get((me, "bounty_plan"), []):

@@ -12,6 +12,12 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from datetime import timedelta
+
+from detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
+from detectors.state import State
+
+TOURNAMENT_TTL = timedelta(hours=12)
 
 _SITOUT_ACT = re.compile(r"\b(?:sit(?:ting)?\s*(?:out|back\s+in)|sitout)\b")
 _SITOUT_COORD = re.compile(
@@ -65,3 +71,35 @@ def mentioned_names(text: str) -> list[str]:
     words = _WORD.findall(fold_text(text))
     pairs = [a + b for a, b in itertools.pairwise(words)]
     return [w for w in [*words, *pairs] if len(w) >= 3]
+
+
+def group_key(tournament_id: str | None, group: tuple[str, ...] | list[str]) -> str:
+    """One flag id per group and tournament, whatever evidence (chat, then play) found it."""
+    return f"{tournament_id or '?'}:{','.join(sorted(group))}"
+
+
+def remember_tournament(event: AnyEvent, state: State) -> None:
+    """Note which tournament each player was last seen in (state keyed by player id), so a
+    private planning message, which carries no tournament, can be filed under the right one."""
+    tid = event.tournament_id
+    if tid is None:
+        return
+    if isinstance(event, HandEvent):
+        players: list[str] = [s.player_id for s in event.seats]
+    elif isinstance(event, TableEvent):
+        players = [p for p in (event.player_id, *(event.players or ())) if p is not None]
+    else:
+        players = [event.player_id]
+    for pid in players:
+        if state.get((pid, "tournament")) != tid:
+            state.put((pid, "tournament"), tid, TOURNAMENT_TTL)
+
+
+def chat_tournament(event: ChatEvent, state: State) -> str | None:
+    """The message's tournament, else the one its sender (or recipient) was last seen in."""
+    if event.tournament_id is not None:
+        return event.tournament_id
+    for pid in (event.player_id, event.recipient_id):
+        if pid is not None and (tid := state.get((pid, "tournament"))) is not None:
+            return str(tid)
+    return None

@@ -20,7 +20,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import ClassVar
 
-from detectors.collusion_chat import is_sitout_plan
+from detectors.collusion_chat import (
+    chat_tournament,
+    group_key,
+    is_sitout_plan,
+    remember_tournament,
+)
 from detectors.events import AnyEvent, ChatEvent, TableEvent
 from detectors.findings import Evidence, Finding, Severity
 from detectors.sit_out_stats import (
@@ -72,6 +77,7 @@ class CoordinatedSitOut:
     plan_ttl: timedelta = timedelta(hours=4)
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
+        remember_tournament(event, state)
         if isinstance(event, ChatEvent):
             return self._chat(event, state)
         if not isinstance(event, TableEvent) or event.tournament_id is None:
@@ -183,7 +189,7 @@ class CoordinatedSitOut:
             tournament_id=tournament_id,
             table_id=b.table_id if len(tables) == 1 else None,
             message_ids=tuple(m for m, _ in plans),
-            dedupe_key=f"{tournament_id}:{','.join(group)}",
+            dedupe_key=group_key(tournament_id, group),
             evidence=Evidence(
                 kind="coinciding_sit_outs",
                 summary=summary,
@@ -230,6 +236,7 @@ class CoordinatedSitOut:
         if event.channel != "private" or event.recipient_id is None:
             return []
         players = tuple(sorted({event.player_id, event.recipient_id}))
+        tid = chat_tournament(event, state)
         return [
             Finding(
                 detector=self.name,
@@ -238,8 +245,9 @@ class CoordinatedSitOut:
                 score=0.5,
                 ts=event.ts,
                 player_ids=players,
-                tournament_id=event.tournament_id,
+                tournament_id=tid,
                 message_ids=(event.message_id,),
+                dedupe_key=group_key(tid, players),
                 evidence=Evidence(
                     kind="sit_out_planning_chat",
                     summary=(

@@ -132,7 +132,7 @@ def test_sandwiching_pair_is_flagged_with_target() -> None:
     assert isinstance(m["p_value_target"], float) and m["p_value_target"] < 0.01
     assert "converge on p-t" in first.evidence.summary
     assert first.evidence.event_ids and all(e.startswith("h-") for e in first.evidence.event_ids)
-    assert first.dedupe_key == "trn-1:p-a,p-b:p-t"
+    assert first.dedupe_key == "trn-1:p-a,p-b"
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
@@ -230,3 +230,107 @@ def test_ordinary_private_chat_is_not_a_plan(text: str) -> None:
     hal = chat("hi", player="p-hal", screen_name="P-HAL", t=1)
     msg = chat(text, t=2, player="p-eve", channel="private", table=None, recipient="p-fay")
     assert run([hal, msg]) == []
+
+
+TRIO = ("p-a", "p-b", "p-c")
+
+
+def hunt_hand(n: int, rng: random.Random, hunters: tuple[str, ...]) -> HandEvent:
+    """Seats act in a random order; a hunter with the short big bounty still to act behind
+    limps in 80% of the time hoping it shoves, everyone else plays as in `honest_hand` minus
+    raises. Hunters join pots far more while p-t is still to act than after it has acted: a
+    strong co-entry contrast, with no re-raises among them."""
+    order = list(PLAYERS)
+    rng.shuffle(order)
+    acts: list[Act] = []
+    for p in order:
+        if p == "p-t":
+            acts.append(("p-t", "all_in", 1500) if rng.random() < 0.5 else ("p-t", "fold", 0))
+            continue
+        hunting = p in hunters and "p-t" not in [a[0] for a in acts]
+        enter = rng.random() < (0.8 if hunting else 0.15)
+        acts.append((p, "call", 100) if enter else (p, "fold", 0))
+    return make_hand(n, acts, stacks={"p-t": 1500})
+
+
+def group_day(sandwiches: int, seed: int) -> list[AnyEvent]:
+    """300 hands: honest play, a hunt of p-t every 2nd hand by the trio, and `sandwiches`
+    raise/re-raise hands around p-t rotating over the trio's three pairs (so each pair has only
+    a couple of re-raises, below the pair test's minimum)."""
+    rng = random.Random(seed)
+    pairs = [("p-a", "p-b"), ("p-c", "p-b"), ("p-a", "p-c"), ("p-b", "p-a"), ("p-b", "p-c")]
+    pairs.append(("p-c", "p-a"))
+    events: list[AnyEvent] = []
+    done = 0
+    for n in range(300):
+        if n % 2 == 0:
+            events.append(hunt_hand(n, rng, TRIO))
+        elif n % 9 == 1 and done < sandwiches:
+            a, b = pairs[done % len(pairs)]
+            events.append(sandwich_hand(n, a, b, "p-t", early=done))
+            done += 1
+        else:
+            events.append(honest_hand(n, rng))
+    return events
+
+
+@pytest.mark.parametrize(
+    ("case", "sandwiches", "seed", "flagged"),
+    [
+        ("trio spreads 2 re-raises per pair", 6, 1, True),
+        ("trio spreads re-raises, other seed", 6, 2, True),
+        ("trio spreads 3 re-raises per pair", 9, 3, True),
+        ("three honest hunters of one big bounty", 0, 1, False),
+        ("three honest hunters, other seed", 0, 2, False),
+        ("hunters with one sandwich pair only", 1, 4, False),
+    ],
+)
+def test_group_test(case: str, sandwiches: int, seed: int, flagged: bool) -> None:
+    det, state = BountyCollusion(), TtlState()
+    found: list[Finding] = []
+    for event in group_day(sandwiches, seed):
+        state.advance(event.time)
+        found.extend(det.detect(event, state))
+    # the near misses are real near misses: every hunter's co-entry contrast on p-t is strong
+    trn = state.get(("trn-1", "bounty"))
+    for pid in TRIO:
+        contrast = trn.entry_contrast(pid, "p-t")
+        assert contrast is not None and contrast.p_value < 0.01, case
+    if not flagged:
+        assert found == [], case
+        return
+    groups = [f for f in found if len(f.player_ids) == 3]
+    assert groups, case
+    flag = groups[0]
+    assert flag.player_ids == TRIO
+    assert flag.evidence.details["target"] == "p-t"
+    assert flag.evidence.details["group"] == list(TRIO)
+    assert flag.dedupe_key == "trn-1:p-a,p-b,p-c"
+    m = flag.evidence.measures
+    assert isinstance(m["reraises"], int) and isinstance(m["expected_reraises"], float)
+    assert m["reraises"] >= 5 and m["reraises"] > 3 * m["expected_reraises"]
+    assert isinstance(m["p_value_bonferroni"], float) and m["p_value_bonferroni"] < 0.01
+    assert "as a group" in flag.evidence.summary
+
+
+def test_planning_chat_and_play_share_one_flag_identity() -> None:
+    plan = chat(
+        "lets isolate p-t together, i raise you reraise",
+        t=70,
+        player="p-a",
+        channel="private",
+        table=None,
+        tournament=None,
+        recipient="p-b",
+        message_id="m-plan",
+    )
+    events: list[AnyEvent] = list(tournament(colluding_every=8, hands=200))
+    events.insert(2, plan)
+    found = run(events)
+    chat_only = [f for f in found if f.evidence.kind == "bounty_planning_chat"]
+    play = [f for f in found if f.evidence.kind == "bounty_targeting"]
+    assert chat_only and play
+    assert chat_only[0].severity == "low" and play[0].severity == "high"
+    assert chat_only[0].tournament_id == "trn-1"
+    assert chat_only[0].dedupe_key == play[0].dedupe_key == "trn-1:p-a,p-b"
+    assert chat_only[0].identity == play[0].identity

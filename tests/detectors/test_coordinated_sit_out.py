@@ -166,6 +166,11 @@ def test_planning_chat_raises_severity_and_is_named() -> None:
     assert flags[0].severity == "high"
     assert flags[0].message_ids == ("m-plan",)
     assert flags[0].evidence.measures["planning_messages"] == ["m-plan"]
+    # one flag id from chat-only (low) to statistical (high): the pipeline re-emits it as the
+    # severity rises; the private message carries no tournament, the players' seats do
+    assert chat_only[0].tournament_id == "trn-1"
+    assert chat_only[0].dedupe_key == flags[0].dedupe_key == "trn-1:p-001,p-015"
+    assert chat_only[0].identity == flags[0].identity
 
 
 @pytest.mark.parametrize(
