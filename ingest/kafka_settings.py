@@ -40,6 +40,10 @@ class KafkaSettings(BaseSettings):
     session_timeout_ms: int = Field(default=10000, ge=6000)
     heartbeat_interval_ms: int = Field(default=1000, ge=100)
 
+    # Which registered detectors run: "all", "none" (the worker's own overhead alone, for the
+    # benchmark), or a comma-separated list of detector names.
+    detectors: str = "all"
+
     # Prometheus text endpoint (0 = off) and the period of the INFO metrics line.
     metrics_port: int = Field(default=0, ge=0, le=65535)
     metrics_host: str = "127.0.0.1"
@@ -63,6 +67,15 @@ class KafkaSettings(BaseSettings):
             "table": self.table_topic,
             "hand": self.hand_topic,
         }.get(event_type if isinstance(event_type, str) else "")
+
+    def detector_names(self) -> set[str] | None:
+        """None = every registered detector."""
+        choice = self.detectors.strip()
+        if choice == "all":
+            return None
+        if choice in ("", "none"):
+            return set()
+        return {name.strip() for name in choice.split(",") if name.strip()}
 
     def bootstrap_list(self) -> list[str]:
         return [s.strip() for s in self.bootstrap_servers.split(",") if s.strip()]

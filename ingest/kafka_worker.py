@@ -2,9 +2,11 @@
 
 Per cycle: poll -> decode -> merge the partitions in event time -> `Pipeline.process` -> send
 flags, actions and dead letters; every `commit_interval_ms`: store -> flush the sends -> commit
-offsets, in that order. A crash before a commit replays what followed the previous one:
-at-least-once, and since every id is deterministic and every write an upsert, exactly-once in
-effect (only `moderation.flags` may see a flag twice).
+offsets, in that order. The store write runs on a background thread (`StoreThread`) so the loop
+never stalls on a transaction; a batch's offsets are committed only once its write is durable.
+A crash before a commit replays what followed the previous one: at-least-once, and since every
+id is deterministic and every write an upsert, exactly-once in effect (only `moderation.flags`
+may see a flag twice).
 
 State and rebalances. Detector state is keyed by table (the partition key), so:
 - a partition this worker gives up has its tables' state dropped;
@@ -22,16 +24,17 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from kafka import OffsetAndMetadata
 from kafka.errors import CommitFailedError, KafkaError
 
-from detectors.events import AnyEvent
-from ingest.decode import Rejected, decode
+from detectors.events import AnyEvent, EventError, parse_event
+from ingest.decode import Rejected
 from ingest.kafka_codec import (
     action_record,
     dlq_headers,
@@ -43,6 +46,7 @@ from ingest.kafka_merge import EventTimeMerge, Pending, pending
 from ingest.kafka_metrics import WorkerMetrics
 from ingest.kafka_progress import PartitionProgress, RoutingIndex, parse_replay
 from ingest.kafka_settings import KafkaSettings
+from ingest.store_thread import StoreThread
 from ingest.store_writer import StoreWriter
 from rules.actions import Action
 from rules.flags import Flag
@@ -81,6 +85,9 @@ class KafkaWorker:
         self._actions: list[Action] = []
         self._touched: set[Any] = set()
         self._last_checkpoint = time.monotonic()
+        self.store = StoreThread() if writer is not None else None
+        # (store ticket, offsets): committed once that ticket's write is durable.
+        self._pending_commits: deque[tuple[int, dict[Any, OffsetAndMetadata]]] = deque()
 
     # ---- the loop -------------------------------------------------------------------------
 
@@ -104,16 +111,21 @@ class KafkaWorker:
                 self._report(Counter(), Counter(), Counter(), 0, 0, 0.0)
             if self._touched and self._checkpoint_due():
                 self._checkpoint()
+            elif self._pending_commits:
+                self._commit_durable()
             self.metrics.maybe_log(self.settings.log_interval_seconds)
             if exit_when_idle is not None and self._idle_for() >= exit_when_idle:
                 log.info("caught up and idle for %.1f s: exiting", exit_when_idle)
                 break
-        self._checkpoint()
+        self._checkpoint(wait=True)
+        if self.store is not None:
+            self.store.close()
 
     def _idle_for(self) -> float:
         """Seconds this worker has had nothing left to do (for `--exit-when-idle`)."""
         busy = (
             not self._progress
+            or bool(self._pending_commits)
             or self.merge.total() > 0
             or not all(self._caught_up(tp) and self._lag(tp) == 0 for tp in self._progress)
         )
@@ -138,7 +150,9 @@ class KafkaWorker:
         self.metrics.note(rebalance=True)
         lost, fresh = owned - assigned, assigned - owned
         if lost:
-            self._checkpoint()  # store what was processed; the commit may no longer be ours
+            self._checkpoint(
+                wait=True
+            )  # store what was processed; the commit may no longer be ours
         self.merge.drop(lost)
         for tp in lost:
             del self._progress[tp]
@@ -191,9 +205,7 @@ class KafkaWorker:
                 continue
             topic_rank = rank.get(tp.topic, len(rank))
             for record in records:
-                item = decode(raw_record(tp.topic, tp.partition, record.offset, record.value))
-                if record.value is None and isinstance(item, Rejected):
-                    item = Rejected(item.record, "empty record (no value)")
+                item = self._decode(tp, record)
                 self.merge.add(
                     pending(
                         tp,
@@ -206,6 +218,18 @@ class KafkaWorker:
                 )
             if records:
                 progress.fetched = records[-1].offset + 1
+
+    @staticmethod
+    def _decode(tp: Any, record: Any) -> AnyEvent | Rejected:
+        # The position string and raw record are only built for a rejection: the common case
+        # pays for pydantic's validation alone.
+        value = record.value
+        try:
+            if value is None:
+                raise EventError("", "empty record (no value)")
+            return parse_event(value)
+        except EventError as exc:
+            return Rejected(raw_record(tp.topic, tp.partition, record.offset, value), exc.reason)
 
     def _pause_full(self) -> None:
         limit = self.settings.max_buffered_per_partition
@@ -281,20 +305,40 @@ class KafkaWorker:
         elapsed = time.monotonic() - self._last_checkpoint
         return elapsed * 1000 >= self.settings.commit_interval_ms
 
-    def _checkpoint(self) -> None:
+    def _checkpoint(self, wait: bool = False) -> None:
         """Store -> flush produced records -> commit offsets, in that order: at-least-once.
 
         Runs every `commit_interval_ms` rather than every poll: a store transaction and two
         broker round trips per poll would cap a live (small-batch) stream. A crash replays at
         most that interval; ids are deterministic and writes upserts, so nothing doubles.
+        The write is queued on the store thread with the offsets it covers (taken now); they
+        are committed by `_commit_durable` once it is done (at once with `wait`).
         """
         self._last_checkpoint = time.monotonic()
-        if self.writer is not None and (self._events or self._flags or self._actions):
-            self.writer.write(self._events, self._flags, self._actions)
+        ticket = 0
+        if self.store is not None and self.writer is not None:
+            if self._events or self._flags or self._actions:
+                write = partial(self.writer.write, self._events, self._flags, self._actions)
+                self.store.submit(write)
+            ticket = self.store.submitted  # also covers dead letters queued before
         self._events, self._flags, self._actions = [], [], []
-        self.producer.flush()
         touched, self._touched = self._touched, set()
-        self._commit(touched)
+        offsets = self._offsets(touched)
+        if offsets:
+            self._pending_commits.append((ticket, offsets))
+        if wait and self.store is not None:
+            self.store.wait()
+        self._commit_durable()
+
+    def _commit_durable(self) -> None:
+        done = self.store.done() if self.store is not None else 0
+        offsets: dict[Any, OffsetAndMetadata] = {}
+        pending = self._pending_commits
+        while pending and pending[0][0] <= done:
+            offsets.update(pending.popleft()[1])  # a later batch's offset supersedes
+        if offsets:
+            self.producer.flush()
+            self._commit(offsets)
 
     def _dead_letter(self, entry: Pending, rejected: Rejected) -> None:
         tp = entry.tp
@@ -305,9 +349,17 @@ class KafkaWorker:
             value=rejected.record.data,
             headers=dlq_headers(rejected.reason, tp.topic, tp.partition, entry.offset),
         )
-        if self.writer is not None:
+        if self.writer is not None and self.store is not None:
             raw = rejected.record.data.decode("utf-8", "replace")
-            self.writer.write_dead_letter(tp.topic, rejected.record.position, rejected.reason, raw)
+            self.store.submit(
+                partial(
+                    self.writer.write_dead_letter,
+                    tp.topic,
+                    rejected.record.position,
+                    rejected.reason,
+                    raw,
+                )
+            )
 
     def _produce(self, flags: list[Flag], actions: list[Action]) -> None:
         for flag in flags:
@@ -317,7 +369,7 @@ class KafkaWorker:
             key, value = action_record(action)
             self.producer.send(self.settings.actions_topic, key=key, value=value)
 
-    def _commit(self, tps: Iterable[Any]) -> None:
+    def _offsets(self, tps: Iterable[Any]) -> dict[Any, OffsetAndMetadata]:
         cutoff = self._clock - self.window if self._clock is not None else None
         offsets = {}
         for tp in tps:
@@ -325,6 +377,12 @@ class KafkaWorker:
             if progress is not None and progress.processed is not None:
                 metadata = progress.commit_metadata(cutoff)
                 offsets[tp] = OffsetAndMetadata(progress.processed, metadata, -1)
+        return offsets
+
+    def _commit(self, offsets: dict[Any, OffsetAndMetadata]) -> None:
+        # Only partitions still ours: a write that finished after a rebalance must not move
+        # back an offset the partition's new owner has committed since.
+        offsets = {tp: om for tp, om in offsets.items() if tp in self._progress}
         if not offsets:
             return
         try:
@@ -360,6 +418,7 @@ class KafkaWorker:
         self.merge.drop(owned)
         self._progress.clear()
         self._touched.clear()
+        self._pending_commits.clear()
         self._drop_state({tp.partition for tp in owned})
         self.consumer.unsubscribe()
         self.consumer.subscribe(list(self.settings.input_topics))

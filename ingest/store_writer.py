@@ -11,6 +11,7 @@ from sqlalchemy import Engine
 
 from detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
 from detectors.pii_redaction import redact
+from ingest.bulk_upsert import bulk_upsert
 from ingest.upsert import upsert
 from rules.actions import Action
 from rules.flags import Flag
@@ -114,10 +115,10 @@ class StoreWriter:
         tables = [_table_row(e) for e in events if isinstance(e, TableEvent)]
         hand_events = [e for e in events if isinstance(e, HandEvent)]
         with self.engine.begin() as conn:
-            upsert(conn, schema.chat_messages, chats, ["message_id"])
-            upsert(conn, schema.table_events, tables, ["event_id"])
-            upsert(conn, schema.hands, [_hand_row(e) for e in hand_events], ["hand_id"])
-            upsert(
+            bulk_upsert(conn, schema.chat_messages, chats, ["message_id"])
+            bulk_upsert(conn, schema.table_events, tables, ["event_id"])
+            bulk_upsert(conn, schema.hands, [_hand_row(e) for e in hand_events], ["hand_id"])
+            bulk_upsert(
                 conn,
                 schema.hand_players,
                 [
@@ -127,14 +128,16 @@ class StoreWriter:
                 ],
                 ["hand_id", "player_id"],
             )
-            upsert(conn, schema.flags, [flag_row(f) for f in flags], ["flag_id"], FLAG_UPDATABLE)
-            upsert(
+            bulk_upsert(
+                conn, schema.flags, [flag_row(f) for f in flags], ["flag_id"], FLAG_UPDATABLE
+            )
+            bulk_upsert(
                 conn,
                 schema.flag_players,
                 [{"flag_id": f.flag_id, "player_id": p} for f in flags for p in f.player_ids],
                 ["flag_id", "player_id"],
             )
-            upsert(conn, schema.actions, [action_row(a) for a in actions], ["action_id"])
+            bulk_upsert(conn, schema.actions, [action_row(a) for a in actions], ["action_id"])
 
     def write_dead_letter(self, source: str, position: str, reason: str, raw: str | None) -> None:
         dl_id = hashlib.blake2b(f"{source}|{position}".encode(), digest_size=16).hexdigest()

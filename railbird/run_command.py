@@ -9,7 +9,7 @@ import sys
 import threading
 from types import FrameType
 
-from detectors.registry import build_detectors
+from detectors.registry import DETECTOR_TYPES, build_detectors
 from ingest.kafka_clients import TopicLayoutError, check_copartitioned, make_consumer, make_producer
 from ingest.kafka_metrics import WorkerMetrics, serve_metrics
 from ingest.kafka_settings import KafkaSettings
@@ -24,6 +24,11 @@ log = logging.getLogger(__name__)
 
 def run_worker(args: argparse.Namespace) -> int:
     settings = KafkaSettings()
+    only = settings.detector_names()
+    unknown = (only or set()) - {t.name for t in DETECTOR_TYPES}
+    if unknown:
+        print(f"railbird run: unknown detectors {sorted(unknown)}", file=sys.stderr)  # noqa: T201
+        return 2
     if getattr(args, "metrics_port", None) is not None:
         settings.metrics_port = args.metrics_port
     writer = None
@@ -53,7 +58,14 @@ def run_worker(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    worker = KafkaWorker(settings, Pipeline(build_detectors()), consumer, producer, writer, metrics)
+    worker = KafkaWorker(
+        settings,
+        Pipeline(build_detectors(only=only)),
+        consumer,
+        producer,
+        writer,
+        metrics,
+    )
     log.info(
         "railbird run: group %s, %d partitions per topic, %s",
         settings.group_id,

@@ -267,6 +267,24 @@ def _partitions_owned(port: int) -> int:
     return sum(k.startswith("railbird_kafka_consumer_lag{") for k in _metrics(port))
 
 
+def _run_in_slices_until(
+    process: subprocess.Popen[bytes], condition: Callable[[], bool], timeout: float
+) -> None:
+    """Let `process` run in 50 ms slices, stopped (SIGSTOP) while `condition` is checked.
+
+    A worker fast enough to finish the whole stream between two checks would make a crash
+    test vacuous; checking while it is stopped guarantees the crash lands mid-stream.
+    """
+    deadline = time.monotonic() + timeout
+    process.send_signal(signal.SIGSTOP)
+    while not condition():
+        assert process.poll() is None, "the worker exited before the crash"
+        assert time.monotonic() < deadline, f"timed out after {timeout:.0f} s"
+        process.send_signal(signal.SIGCONT)
+        time.sleep(0.05)
+        process.send_signal(signal.SIGSTOP)
+
+
 def _committed_mid_stream(lane: Lane, stream: Stream, port: int) -> bool:
     """A third of the stream stored and several batches committed: a fair moment to crash."""
     return (
@@ -293,10 +311,9 @@ def test_kill_9_then_restart_loses_nothing_and_duplicates_no_flag(
     # The stream is in Kafka before the worker starts, so the worker merges it exactly in event
     # time (live, cross-topic order is only as good as arrival order: see kafka_merge).
     lane.produce(stream.events)
-    port = _free_port()
-    first = lane.start_worker("--metrics-port", str(port))
-    wait_for(lambda: _committed_mid_stream(lane, stream, port), 60, "a third of the stream")
-    first.send_signal(signal.SIGKILL)
+    first = lane.start_worker()
+    _run_in_slices_until(first, lambda: lane.stored_events() >= stream.count // 3, 60)
+    first.send_signal(signal.SIGKILL)  # still stopped: it dies mid-stream, whatever its speed
     first.wait(10)
     killed_at = lane.stored_events()
     assert killed_at < stream.count, "the worker should die mid-stream"
