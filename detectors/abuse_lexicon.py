@@ -14,7 +14,6 @@ word, which is how `Scunthorpe`, `Hancock`, `cockpit` and `assassin` stay clean.
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -291,18 +290,46 @@ def scan(text: str) -> tuple[Hit, ...]:
         if found is not None:
             hits.append(Hit(found[0], parsed.span(token), token, found[1]))
             covered.update(range(token.start, token.end))
-    for index, token in enumerate(parsed.tokens):
+    for index in _candidates(lex, parsed):
+        token = parsed.tokens[index]
         if token.start in covered:
             continue
         found = _match_token(lex, token)
         if found is not None and not _is_name(parsed, index, found[0]):
             hits.append(Hit(found[0], parsed.span(token), token, found[1]))
     hits.extend(_split_word_hits(lex, parsed, covered))
+    if lex.phrases.keys().isdisjoint(parsed.stream.split(" ")):
+        return _in_order(hits)
     for hit in _phrase_hits(parsed, lex):
         if not any(h.token.start < hit.token.end and hit.token.start < h.token.end for h in hits):
             hits.append(hit)
+    return _in_order(hits)
+
+
+def _in_order(hits: list[Hit]) -> tuple[Hit, ...]:
     hits.sort(key=lambda h: h.token.start)
     return tuple(hits)
+
+
+def _candidates(lex: Lexicon, parsed: Normalised) -> list[int]:
+    """Indices of the tokens `_match_token` could match; most words of most messages are not.
+
+    One comprehension over the tokens instead of a function call per token. A token is skipped
+    only when every branch of `_match_token` would return None for it: not a lexicon word, no
+    second leet reading, not masked, not stretched, and no glued stem anywhere in the message.
+    """
+    exact = lex.exact
+    glued = _GLUED.search(parsed.stream) is not None
+    masked = "*" in parsed.stream
+    return [
+        i
+        for i, t in enumerate(parsed.tokens)
+        if t[0] in exact
+        or t[4]
+        or t[1] != t[0]
+        or (glued and len(t[0]) > 4)
+        or (masked and "*" in t[0])
+    ]
 
 
 def _is_name(parsed: Normalised, index: int, entry: Entry) -> bool:
@@ -318,10 +345,14 @@ def _is_name(parsed: Normalised, index: int, entry: Entry) -> bool:
 
 def _split_word_hits(lex: Lexicon, parsed: Normalised, covered: set[int]) -> list[Hit]:
     """A swear word broken in two by a separator ("fu ck", "Fuuuu-ck"), one half short."""
-    hits = []
-    for left, right in itertools.pairwise(parsed.tokens):
-        if len(left.form) > 2 and len(right.form) > 2:
-            continue
+    hits: list[Hit] = []
+    tokens = parsed.tokens
+    # Only pairs with a short half qualify: find those indices without a call per pair.
+    short = [i for i, t in enumerate(tokens) if len(t[0]) <= 2]
+    if not short:
+        return hits
+    pairs = sorted({p for i in short for p in (i - 1, i) if 0 <= p < len(tokens) - 1})
+    for left, right in ((tokens[p], tokens[p + 1]) for p in pairs):
         form = left.squeezed + right.squeezed
         entry = lex.exact.get(form)
         if (

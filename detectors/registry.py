@@ -12,6 +12,7 @@ from typing import Any
 from detectors.advertising import Advertising
 from detectors.bounty_collusion import BountyCollusion
 from detectors.chat_flood import ChatFlood
+from detectors.chip_dumping import ChipDumping
 from detectors.coordinated_sit_out import CoordinatedSitOut
 from detectors.detector import Detector
 from detectors.emoji_spam import EmojiSpam
@@ -24,6 +25,7 @@ from detectors.ml_scorer import MlScorer
 from detectors.personal_info import PersonalInfo
 from detectors.profanity import Profanity
 from detectors.repeated_messages import RepeatedMessages
+from detectors.soft_play import SoftPlay
 
 DETECTOR_TYPES: tuple[type[Detector], ...] = (
     Profanity,
@@ -40,6 +42,8 @@ DETECTOR_TYPES: tuple[type[Detector], ...] = (
     PersonalInfo,
     MlScorer,
     InHandInfluence,
+    ChipDumping,
+    SoftPlay,
 )
 
 

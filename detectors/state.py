@@ -57,7 +57,10 @@ class TtlState:
         """Move event time forward (never back) and drop what has expired."""
         if now > self._now:
             self._now = now
-        heap, entries = self._heap, self._entries
+        heap = self._heap
+        if not heap or heap[0][0] > self._now:  # the usual case: nothing has expired yet
+            return
+        entries = self._entries
         while heap and heap[0][0] <= self._now:
             expires, _, key = heapq.heappop(heap)
             current = entries.get(key)

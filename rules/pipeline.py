@@ -35,6 +35,9 @@ class Outcome:
     actions: tuple[Action, ...] = ()
 
 
+_NOTHING = Outcome()  # immutable, so most events can share one
+
+
 @dataclass
 class PipelineMetrics:
     events: Counter[str] = field(default_factory=Counter)
@@ -53,13 +56,14 @@ class Pipeline:
         self.states: dict[str, TtlState] = {d.name: TtlState() for d in detectors}
         self._emitted = TtlState()
         self.metrics = PipelineMetrics()
+        # Detector and state side by side: the loop below runs 14 times per chat message.
+        self._runs = tuple((d, self.states[d.name]) for d in self.detectors)
 
     def process(self, event: AnyEvent) -> Outcome:
         now = event.time
         self.metrics.events[event.type] += 1
         flags: list[Flag] = []
-        for detector in self.detectors:
-            state = self.states[detector.name]
+        for detector, state in self._runs:
             state.advance(now)
             try:
                 findings = detector.detect(event, state)
@@ -72,7 +76,7 @@ class Pipeline:
                 if self._is_new_or_worse(flag):
                     flags.append(flag)
         if not flags:
-            return Outcome()
+            return _NOTHING
         actions: list[Action] = []
         for flag in flags:
             self.metrics.flags[flag.category] += 1
