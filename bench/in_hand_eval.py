@@ -80,8 +80,12 @@ def run_day(seed: int, players: int, tournaments: int, hours: float) -> DayScore
                 continue
             if "hard_negative" in record:
                 score.hard_negatives[mid] = record["hard_negative"]
-            elif CATEGORY in record.get("accept", ()):
+            elif record.get("category") == CATEGORY:
                 score.positives[mid] = record
+            elif CATEGORY in record.get("accept", ()):
+                # Another violation (spam, abuse) said at a table during a hand in play: the
+                # truth accepts an in-hand flag for it, but does not require one.
+                score.positives[mid] = {**record, "optional": True}
             else:
                 score.other_truth[mid] = record
             continue

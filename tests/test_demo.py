@@ -8,11 +8,17 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
-import httpx
-
 KEY = "demo-test-key-0123456789"
+
+
+def _get(url: str, key: str | None = None) -> tuple[int, dict[str, object]]:
+    request = urllib.request.Request(url, headers={"X-API-Key": key} if key else {})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return response.status, json.loads(response.read())
 
 
 def _free_port() -> int:
@@ -48,17 +54,19 @@ def test_demo_serves_flags_within_a_minute(tmp_path: Path) -> None:
         while time.monotonic() < deadline and not flags:
             assert process.poll() is None, process.stderr.read() if process.stderr else ""
             try:
-                health = httpx.get(f"{base}/health", timeout=2)
-                if health.status_code == 200:
-                    page = httpx.get(f"{base}/v1/flags", headers={"X-API-Key": KEY}, timeout=2)
-                    assert page.status_code == 200, page.text
-                    flags = page.json()["items"]
-            except httpx.TransportError:
+                status, _ = _get(f"{base}/health")
+                if status == 200:
+                    status, page = _get(f"{base}/v1/flags", KEY)
+                    assert status == 200, page
+                    flags = page["items"]  # type: ignore[assignment]
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
             time.sleep(0.5)
         assert flags, "no flag served within a minute"
-        docs = httpx.get(f"{base}/openapi.json", timeout=5).json()
-        assert "/v1/flags" in docs["paths"] and "/v1/chat/check" in docs["paths"]
+        _, docs = _get(f"{base}/openapi.json")
+        paths = docs["paths"]
+        assert isinstance(paths, dict)
+        assert "/v1/flags" in paths and "/v1/chat/check" in paths
     finally:
         process.terminate()
         try:
