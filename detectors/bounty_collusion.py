@@ -54,6 +54,10 @@ class BountyCollusion:
     max_pair_p: float = 0.01  # the pair's own re-raise contrast must stand out on its own
     max_target_p: float = 0.01  # both members' co-entry contrast against the named target
     target_p_floor: float = 1e-4  # co-hunting one target is never proof of a pair by itself
+    # A pair whose re-raises alone survive Bonferroni by a wide margin needs only weak target
+    # evidence: a team that switches targets splits its co-entry evidence across them.
+    strong_pair_p: float = 1e-4
+    max_target_p_strong: float = 0.2
     min_reraises: int = 3
     min_reraises_with_plan: int = 2
     member_p: float = 0.01  # a third or fourth member's own co-entry contrast on the target
@@ -97,7 +101,9 @@ class BountyCollusion:
         trn.suspects.add(pair)
         group = trn.group(pair)
         guess = trn.guess_target(pair, group)
-        if guess is None or guess.p_value >= self.max_target_p:
+        strong_pair = bonferroni(test.p_value, trn.candidate_pairs()) < self.strong_pair_p
+        max_target_p = self.max_target_p_strong if strong_pair else self.max_target_p
+        if guess is None or guess.p_value >= max_target_p:
             return None
         # Two pieces of evidence, combined: the pair re-raises each other's opens more than
         # they re-raise others (sandwiches), and both join pots far more while one seatmate is

@@ -128,11 +128,46 @@ def test_sandwiching_pair_is_flagged_with_target() -> None:
     live, expected = m["live_entries"], m["expected_live_entries"]
     assert isinstance(live, list) and isinstance(expected, list) and len(live) == 2
     for n, e in zip(live, expected, strict=True):
-        assert isinstance(n, int) and isinstance(e, float) and n > 2 * e
-    assert isinstance(m["p_value_target"], float) and m["p_value_target"] < 0.01
+        assert isinstance(n, int) and isinstance(e, float) and n > e
+    # the re-raises alone survive Bonferroni by a wide margin, so weaker target evidence
+    # (p < 0.2 after correcting for candidate targets) is enough; otherwise p < 0.01 is needed
+    pairs, p_rr = m["candidate_pairs"], m["p_value_reraises"]
+    assert isinstance(pairs, int) and isinstance(p_rr, float) and p_rr * pairs < 1e-4
+    assert isinstance(m["p_value_target"], float) and m["p_value_target"] < 0.2
     assert "converge on p-t" in first.evidence.summary
     assert first.evidence.event_ids and all(e.startswith("h-") for e in first.evidence.event_ids)
     assert first.dedupe_key == "trn-1:p-a,p-b"
+
+
+def _whipsaw_random_victims() -> list[HandEvent]:
+    rng = random.Random(7)
+    hands: list[HandEvent] = []
+    for n in range(400):
+        if n % 8 == 0:
+            victim = rng.choice(PLAYERS[2:])
+            a, b = ("p-a", "p-b") if n % 2 else ("p-b", "p-a")
+            hands.append(sandwich_hand(n, a, b, victim, early=n // 8))
+        else:
+            hands.append(honest_hand(n, rng))
+    return hands
+
+
+def test_weak_target_is_enough_only_for_overwhelming_reraises() -> None:
+    """A pair whipsawing a different victim each time has no clear target. It is flagged only
+    because its re-raises alone pass Bonferroni by a wide margin; with that path off, the
+    weak target evidence keeps it out."""
+    strict = BountyCollusion(strong_pair_p=0.0)
+    det, state, found = strict, TtlState(), []
+    for event in _whipsaw_random_victims():
+        state.advance(event.time)
+        found.extend(det.detect(event, state))
+    assert found == []
+    flagged = run(_whipsaw_random_victims())
+    assert flagged and flagged[0].player_ids == ("p-a", "p-b")
+    m = flagged[0].evidence.measures
+    pairs, p_rr, p_t = m["candidate_pairs"], m["p_value_reraises"], m["p_value_target"]
+    assert isinstance(pairs, int) and isinstance(p_rr, float) and p_rr * pairs < 1e-4
+    assert isinstance(p_t, float) and 0.01 <= p_t < 0.2
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
