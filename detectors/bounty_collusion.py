@@ -30,11 +30,11 @@ from detectors.bounty_stats import (
     fisher_two,
 )
 from detectors.collusion_chat import (
-    chat_tournament,
     group_key,
     is_bounty_plan,
     mentioned_names,
     name_keys,
+    planning_finding,
     remember_tournament,
 )
 from detectors.events import AnyEvent, ChatEvent, HandEvent
@@ -242,33 +242,19 @@ class BountyCollusion:
         plans: list[_Plan] = list(state.get(key, []))
         plans.append((event.recipient_id, event.message_id, event.ts, target))
         state.put(key, plans[-20:], self.plan_ttl)
-        if event.channel != "private" or event.recipient_id is None:
-            return []
-        players = tuple(sorted({event.player_id, event.recipient_id}))
-        tid = chat_tournament(event, state)
-        return [
-            Finding(
-                detector=self.name,
-                category="bounty_collusion",
-                severity="low",
-                score=0.55,
-                ts=event.ts,
-                player_ids=players,
-                tournament_id=tid,
-                message_ids=(event.message_id,),
-                dedupe_key=group_key(tid, players),
-                evidence=Evidence(
-                    kind="bounty_planning_chat",
-                    summary=(
-                        f"{event.player_id} privately proposed to {event.recipient_id} ganging "
-                        f"up on {target or 'a player'} ({event.message_id}); no supporting hands"
-                    ),
-                    event_ids=(event.message_id,),
-                    measures={"channel": event.channel},
-                    details={"target": target},
-                ),
-            )
-        ]
+        return planning_finding(
+            detector=self.name,
+            category="bounty_collusion",
+            event=event,
+            state=state,
+            kind="bounty_planning_chat",
+            score=0.55,
+            summary=(
+                f"{event.player_id} privately proposed to {event.recipient_id} ganging "
+                f"up on {target or 'a player'} ({event.message_id}); no supporting hands"
+            ),
+            details={"target": target},
+        )
 
     @staticmethod
     def _resolve(event: ChatEvent, state: State) -> str | None:

@@ -15,6 +15,7 @@ import unicodedata
 from datetime import timedelta
 
 from detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
+from detectors.findings import Category, Evidence, Finding, MeasureValue
 from detectors.state import State
 
 TOURNAMENT_TTL = timedelta(hours=12)
@@ -103,3 +104,45 @@ def chat_tournament(event: ChatEvent, state: State) -> str | None:
         if pid is not None and (tid := state.get((pid, "tournament"))) is not None:
             return str(tid)
     return None
+
+
+def planning_finding(
+    *,
+    detector: str,
+    category: Category,
+    event: ChatEvent,
+    state: State,
+    kind: str,
+    score: float,
+    summary: str,
+    details: dict[str, MeasureValue] | None = None,
+) -> list[Finding]:
+    """The low-severity flag for a private planning message, filed under the pair's group key.
+
+    Only private messages name a partner (the recipient); the flag shares its id with the later
+    flag from play for the same pair and tournament, so evidence from play upgrades it.
+    """
+    if event.channel != "private" or event.recipient_id is None:
+        return []
+    players = tuple(sorted({event.player_id, event.recipient_id}))
+    tid = chat_tournament(event, state)
+    return [
+        Finding(
+            detector=detector,
+            category=category,
+            severity="low",
+            score=score,
+            ts=event.ts,
+            player_ids=players,
+            tournament_id=tid,
+            message_ids=(event.message_id,),
+            dedupe_key=group_key(tid, players),
+            evidence=Evidence(
+                kind=kind,
+                summary=summary,
+                event_ids=(event.message_id,),
+                measures={"channel": event.channel},
+                details=details or {},
+            ),
+        )
+    ]

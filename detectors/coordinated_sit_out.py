@@ -21,9 +21,9 @@ from datetime import datetime, timedelta
 from typing import ClassVar
 
 from detectors.collusion_chat import (
-    chat_tournament,
     group_key,
     is_sitout_plan,
+    planning_finding,
     remember_tournament,
 )
 from detectors.events import AnyEvent, ChatEvent, TableEvent
@@ -233,32 +233,18 @@ class CoordinatedSitOut:
         plans: list[tuple[str | None, str, datetime]] = list(state.get(key, []))
         plans.append((event.recipient_id, event.message_id, event.ts))
         state.put(key, plans[-20:], self.plan_ttl)
-        if event.channel != "private" or event.recipient_id is None:
-            return []
-        players = tuple(sorted({event.player_id, event.recipient_id}))
-        tid = chat_tournament(event, state)
-        return [
-            Finding(
-                detector=self.name,
-                category="coordinated_sit_out",
-                severity="low",
-                score=0.5,
-                ts=event.ts,
-                player_ids=players,
-                tournament_id=tid,
-                message_ids=(event.message_id,),
-                dedupe_key=group_key(tid, players),
-                evidence=Evidence(
-                    kind="sit_out_planning_chat",
-                    summary=(
-                        f"{event.player_id} privately asked {event.recipient_id} to sit out "
-                        f"together ({event.message_id}); no coinciding sit-outs yet"
-                    ),
-                    event_ids=(event.message_id,),
-                    measures={"channel": event.channel},
-                ),
-            )
-        ]
+        return planning_finding(
+            detector=self.name,
+            category="coordinated_sit_out",
+            event=event,
+            state=state,
+            kind="sit_out_planning_chat",
+            score=0.5,
+            summary=(
+                f"{event.player_id} privately asked {event.recipient_id} to sit out "
+                f"together ({event.message_id}); no coinciding sit-outs yet"
+            ),
+        )
 
     def _plans(self, pair: tuple[str, str], state: State) -> list[tuple[str, datetime]]:
         """Planning messages between the two (or broadcast by one of them)."""
