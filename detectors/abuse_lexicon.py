@@ -14,6 +14,7 @@ word, which is how `Scunthorpe`, `Hancock`, `cockpit` and `assassin` stay clean.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -22,7 +23,14 @@ from typing import Literal
 
 from detectors.events import ChatEvent
 from detectors.findings import Category, Evidence, Finding, MeasureValue, Severity
-from detectors.text_normalise import Normalised, Token, normalise, only_separators, squeeze_all
+from detectors.text_normalise import (
+    Normalised,
+    Token,
+    normalise,
+    only_separators,
+    plain_words,
+    squeeze_all,
+)
 
 Tier = Literal["mild", "vulgar", "insult", "weak_insult", "threat", "slur"]
 
@@ -282,6 +290,9 @@ def _match_token(lex: Lexicon, token: Token) -> tuple[Entry, str] | None:
 def scan(text: str) -> tuple[Hit, ...]:
     """Every lexicon hit in `text`, in order; cached for the detectors that share a message."""
     lex = lexicon()
+    words = plain_words(text)
+    if words is not None and _plainly_clean(lex, words):
+        return ()
     parsed = normalise(text)
     hits: list[Hit] = []
     covered: set[int] = set()
@@ -304,6 +315,23 @@ def scan(text: str) -> tuple[Hit, ...]:
         if not any(h.token.start < hit.token.end and hit.token.start < h.token.end for h in hits):
             hits.append(hit)
     return _in_order(hits)
+
+
+def _plainly_clean(lex: Lexicon, words: tuple[str, ...]) -> bool:
+    """Whether a plain message (see `plain_words`) can have no hit, without building tokens.
+
+    Mirrors every way `scan` finds a hit on tokens whose form is the word itself: an exact
+    entry, a phrase's first word, a glued stem anywhere, or a short word that forms an entry
+    with its neighbour ("fu ck"). True only when none can apply, so skipping is exact.
+    """
+    exact = lex.exact
+    if not exact.keys().isdisjoint(words) or not lex.phrases.keys().isdisjoint(words):
+        return False
+    if _GLUED.search(" ".join(words)) is not None:
+        return False
+    return not any(
+        (len(a) <= 2 or len(b) <= 2) and a + b in exact for a, b in itertools.pairwise(words)
+    )
 
 
 def _in_order(hits: list[Hit]) -> tuple[Hit, ...]:

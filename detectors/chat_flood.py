@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import ClassVar
 
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import Evidence, Finding
-from detectors.message_burst import Burst, Window, routing_key, severity_for
+from detectors.message_burst import Burst, Emission, Window, routing_key, severity_for, span_of
 from detectors.state import State
 
 
@@ -24,6 +23,7 @@ def _default_limits() -> dict[str, int]:
 @dataclass(frozen=True, slots=True)
 class ChatFlood:
     name: ClassVar[str] = "chat_flood"
+    consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
     # Most messages a player may send in `window_seconds` on a channel before it is a flood.
     max_messages: Mapping[str, int] = field(default_factory=_default_limits)
     default_max_messages: int = 6
@@ -32,24 +32,26 @@ class ChatFlood:
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent):
             return []
-        span = timedelta(seconds=self.window_seconds)
-        route = routing_key(event.table_id, event.player_id)
-        key = (route, event.player_id, event.channel)
+        span = span_of(self.window_seconds)
+        player, channel = event.player_id, event.channel  # pydantic attributes: read once
+        route = routing_key(event.table_id, player)
+        key = (route, player, channel)
         window: Window | None = state.get(key)
         if window is None:
             window = Window()
         window.add(event.ts, event.message_id, 1.0, span)
         state.put(key, window, span)
-        limit = self.max_messages.get(event.channel, self.default_max_messages)
+        limit = self.max_messages.get(channel, self.default_max_messages)
         if window.count <= limit:
             return []
         burst_key = (*key, "burst")
         burst: Burst = state.get(burst_key) or Burst()
         severity = severity_for(window.count / limit)
-        scope = f"flood:{route}:{event.player_id}:{event.channel}"
-        emission = burst.violate(
-            scope, event.ts, window.ids(), event.message_id, severity, span, limit
-        )
+        if burst.opens(event.ts, span):  # the id list only when a burst starts: floods are long
+            scope = f"flood:{route}:{event.player_id}:{event.channel}"
+            emission: Emission | None = burst.start(scope, event.ts, window.ids(), severity)
+        else:
+            emission = burst.extend(event.ts, event.message_id, severity, limit)
         state.put(burst_key, burst, span)
         if emission is None:
             return []

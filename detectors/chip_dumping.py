@@ -45,6 +45,7 @@ class DumpTest:
 @dataclass(frozen=True, slots=True)
 class ChipDumping:
     name: ClassVar[str] = "chip_dumping"
+    consumes: ClassVar[frozenset[str]] = frozenset({"hand"})
     alpha: float = 1e-3  # family-wise over the table's ordered pairs
     max_raise_fold_p: float = 0.01  # the bet-fold contrast must stand out on its own
     min_raise_folds: int = 4

@@ -10,12 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import ClassVar
 
 from detectors.events import AnyEvent, ChatEvent
-from detectors.findings import Evidence, Finding, Severity
-from detectors.message_burst import Burst, Window, routing_key, severity_for
+from detectors.findings import Evidence, Finding, MeasureValue, Severity
+from detectors.message_burst import Burst, Emission, Window, routing_key, severity_for, span_of
 from detectors.state import State
 
 # Pictographs; skin-tone modifiers (U+1F3FB-1F3FF), ZWJ and variation selectors don't count.
@@ -26,8 +25,16 @@ _EXCLAIM = re.compile(r"[!?]{3,}")
 _LONG_EXCLAIM = re.compile(r"[!?]{8,}")
 _CHAR_FLOOD = re.compile(r"(\S{1,3}?)\1{7,}")
 REPORT_EVERY = 3
+_SCORES: dict[str, float] = {"low": 0.55, "medium": 0.7, "high": 0.85, "critical": 0.95}
 _LETTER = re.compile(r"[^\W\d_]")
 _UPPER = re.compile("[A-Z\u00c0-\u00de\u0391-\u03a9\u0410-\u042f]")
+_FIRST_EMOJI = "\u2300"
+_ZEROS_6 = bytes(6)
+_ZEROS_21 = bytes(21)
+_ZEROS_24 = bytes(24)  # six UTF-32 characters
+_ZEROS_84 = bytes(84)
+_ASCII_UPPER = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ASCII_LETTERS = _ASCII_UPPER + _ASCII_UPPER.lower()
 
 
 def _default_emoji_limits() -> dict[str, int]:
@@ -35,34 +42,90 @@ def _default_emoji_limits() -> dict[str, int]:
 
 
 def count_emoji(text: str) -> int:
-    return 0 if text.isascii() else len(EMOJI.findall(text))
+    # Every pictograph counted is at or above U+2300: `max` rules out most non-ASCII text in C.
+    if text.isascii() or max(text) < _FIRST_EMOJI:
+        return 0
+    return len(EMOJI.findall(text))
 
 
 def shout_level(text: str, min_letters: int, caps_ratio: float) -> tuple[int, str]:
     """0: normal; 1: raised voice (`!!!!`, caps); 2: spam on its own (a long caps line, a
-    flood of one character or word). With the reason, for the evidence."""
-    if _CHAR_FLOOD.search(text):
+    flood of one character or word). With the reason, for the evidence.
+
+    Each test first asks a necessary condition that costs a C call or two; the regex (the
+    definition) runs only when that condition holds, so clean chat never pays for it."""
+    size = len(text)
+    if size >= 8 and _may_flood(text) and _CHAR_FLOOD.search(text):
         return 2, "one character or syllable repeated"
-    words = text.lower().split()
-    if len(words) >= 6:
-        top = max(words.count(w) for w in set(words))
-        if top >= 6 and top >= 0.7 * len(words):
-            return 2, "one word repeated"
+    if size >= 11:  # six words need eleven characters
+        words = text.lower().split()
+        count = len(words)
+        if count >= 6:
+            distinct = set(words)
+            most = count - len(distinct) + 1  # the most times any one word can occur
+            if most >= 6 and most >= 0.7 * count:
+                top = max(words.count(w) for w in distinct)
+                if top >= 6 and top >= 0.7 * count:
+                    return 2, "one word repeated"
     exclaim = ("!" in text or "?" in text) and _EXCLAIM.search(text) is not None
     if exclaim and _LONG_EXCLAIM.search(text):
         return 2, "long !!!! run"
-    if not text.islower():
-        letters = len(_LETTER.findall(text))
-        if letters >= min_letters and len(_UPPER.findall(text)) >= caps_ratio * letters:
-            if exclaim:
-                return 2, "all caps with !!!"
-            return (2, "long all-caps line") if letters >= 2 * min_letters else (1, "caps")
+    # A caps line needs `caps_ratio * min_letters` capitals at least: a short line has too few.
+    caps = not text.islower() and size >= caps_ratio * min_letters
+    letters = _caps_letters(text, min_letters, caps_ratio) if caps else None
+    if letters is not None:
+        if exclaim:
+            return 2, "all caps with !!!"
+        return (2, "long all-caps line") if letters >= 2 * min_letters else (1, "caps")
     return (1, "!!!") if exclaim else (0, "")
+
+
+def _caps_letters(text: str, min_letters: int, caps_ratio: float) -> int | None:
+    """The letter count of a caps line (at least `min_letters` letters, `caps_ratio` of them
+    capitals), None for any other line. Capitals are counted first: too few of them for even
+    the shortest qualifying line settles it without counting letters."""
+    if text.isascii():
+        data = text.encode("ascii")
+        upper = len(data) - len(data.translate(None, _ASCII_UPPER))
+    else:
+        upper = len(_UPPER.findall(text))
+    if caps_ratio >= 0 and upper < caps_ratio * min_letters:
+        return None
+    letters = _letters(text)
+    return letters if letters >= min_letters and upper >= caps_ratio * letters else None
+
+
+def _letters(text: str) -> int:
+    if text.isascii():
+        data = text.encode("ascii")
+        return len(data) - len(data.translate(None, _ASCII_LETTERS))
+    return len(_LETTER.findall(text))
+
+
+def _may_flood(text: str) -> bool:
+    """Necessary for `_CHAR_FLOOD`: a unit of k <= 3 characters said 8 times makes 7k
+    characters in a row equal to the one k later, so at least 6 in a row equal at distance 2
+    (k = 1, 2) or 21 at distance 3 (k = 3). XOR with the text shifted by that distance is zero
+    exactly there; one big-int XOR finds it without a Python loop over characters."""
+    if text.isascii():
+        data = text.encode("ascii")
+        value = int.from_bytes(data, "little")
+        if _ZEROS_6 in (value ^ (value >> 16)).to_bytes(len(data), "little"):
+            return True
+        return len(data) >= 24 and _ZEROS_21 in (value ^ (value >> 24)).to_bytes(
+            len(data), "little"
+        )
+    data = text.encode("utf-32-le", "surrogatepass")  # four bytes a character
+    value = int.from_bytes(data, "little")
+    if _ZEROS_24 in (value ^ (value >> 64)).to_bytes(len(data), "little"):
+        return True
+    return len(text) >= 24 and _ZEROS_84 in (value ^ (value >> 96)).to_bytes(len(data), "little")
 
 
 @dataclass(frozen=True, slots=True)
 class EmojiSpam:
     name: ClassVar[str] = "emoji_spam"
+    consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
     max_emoji_per_message: int = 6
     # Most emoji a player may send in `window_seconds` on a channel.
     max_emoji_per_window: Mapping[str, int] = field(default_factory=_default_emoji_limits)
@@ -76,24 +139,29 @@ class EmojiSpam:
     shout_window_seconds: float = 60.0
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
-        if not isinstance(event, ChatEvent) or not event.text:
+        if not isinstance(event, ChatEvent):
             return []
-        findings: list[Finding] = []
-        emoji = count_emoji(event.text)
-        if emoji:
-            findings.extend(self._emoji(event, emoji, state))
-        if event.kind == "text":
-            level, why = shout_level(event.text, self.shout_min_letters, self.shout_caps_ratio)
-            if level:
-                findings.extend(self._shouting(event, level, why, state))
+        text = event.text
+        if not text:
+            return []
+        emoji = count_emoji(text)
+        if event.kind != "text":
+            return self._emoji(event, emoji, state) if emoji else []
+        level, why = shout_level(text, self.shout_min_letters, self.shout_caps_ratio)
+        if not emoji:
+            return self._shouting(event, level, why, state) if level else []
+        findings = self._emoji(event, emoji, state)
+        if level:
+            findings.extend(self._shouting(event, level, why, state))
         return findings
 
     def _emoji(self, event: ChatEvent, emoji: int, state: State) -> list[Finding]:
-        span = timedelta(seconds=self.window_seconds)
-        route = routing_key(event.table_id, event.player_id)
-        key = (route, event.player_id, "emoji")
+        span = span_of(self.window_seconds)
+        player, message_id, ts = event.player_id, event.message_id, event.ts
+        route = routing_key(event.table_id, player)
+        key = (route, player, "emoji")
         window: Window = state.get(key) or Window()
-        window.add(event.ts, event.message_id, float(emoji), span)
+        window.add(ts, message_id, float(emoji), span)
         state.put(key, window, span)
         limit = self.max_emoji_per_window.get(event.channel, self.default_max_emoji_per_window)
         total = int(window.total)
@@ -101,18 +169,13 @@ class EmojiSpam:
         if ratio <= 1.0:
             return []
         severity = severity_for(ratio)
-        burst_key = (route, event.player_id, "emoji-burst")
+        burst_key = (route, player, "emoji-burst")
         burst: Burst = state.get(burst_key) or Burst()
-        ids = window.ids() if total > limit else [event.message_id]
-        emission = burst.violate(
-            f"emoji:{route}:{event.player_id}",
-            event.ts,
-            ids,
-            event.message_id,
-            severity,
-            span,
-            REPORT_EVERY,
-        )
+        if burst.opens(ts, span):  # the id list only when a burst starts
+            ids = window.ids() if total > limit else [message_id]
+            emission: Emission | None = burst.start(f"emoji:{route}:{player}", ts, ids, severity)
+        else:
+            emission = burst.extend(ts, message_id, severity, REPORT_EVERY)
         state.put(burst_key, burst, span)
         if emission is None:
             return []
@@ -123,107 +186,93 @@ class EmojiSpam:
             )
         else:
             summary = f"{emoji} emoji in one message (limit {self.max_emoji_per_message})"
-        return [
-            self._finding(
-                event,
-                severity,
-                emission.message_ids,
-                emission.dedupe_key,
-                "emoji_spam",
-                summary,
-                {
-                    "emoji_in_message": emoji,
-                    "emoji_in_window": total,
-                    "window_limit": limit,
-                    "message_limit": self.max_emoji_per_message,
-                    "window_seconds": self.window_seconds,
-                },
-            )
-        ]
+        measures: dict[str, MeasureValue] = {
+            "emoji_in_message": emoji,
+            "emoji_in_window": total,
+            "window_limit": limit,
+            "message_limit": self.max_emoji_per_message,
+            "window_seconds": self.window_seconds,
+        }
+        return [self._finding(event, severity, emission, "emoji_spam", summary, measures)]
 
     def _shouting(self, event: ChatEvent, level: int, why: str, state: State) -> list[Finding]:
-        span = timedelta(seconds=self.shout_window_seconds)
-        route = routing_key(event.table_id, event.player_id)
-        key = (route, event.player_id, "shout")
+        span = span_of(self.shout_window_seconds)
+        player, message_id, ts = event.player_id, event.message_id, event.ts
+        route = routing_key(event.table_id, player)
+        key = (route, player, "shout")
         window: Window = state.get(key) or Window()
-        window.add(event.ts, event.message_id, 1.0, span)
+        window.add(ts, message_id, 1.0, span)
         state.put(key, window, span)
         # Who else shouted at this table lately: two shouters make a shouting match.
         room_key = (route, "shouters")
-        shouters: dict[str, float] = state.get(room_key) or {}
-        now = event.ts.timestamp()
-        shouters = {p: t for p, t in shouters.items() if now - t < span.total_seconds()}
-        shouters[event.player_id] = now
+        shouters: dict[str, float] | None = state.get(room_key)
+        now = ts.timestamp()
+        if shouters is None:
+            shouters = {}
+        elif shouters:  # pruned in place: this runs for every shouted line
+            seconds = span.total_seconds()
+            for gone in [p for p, t in shouters.items() if not now - t < seconds]:
+                del shouters[gone]
+        shouters[player] = now
         state.put(room_key, shouters, span)
-        if window.count <= self.max_shouts and level < 2:
+        count = window.count
+        if count <= self.max_shouts and level < 2:
             return []
-        others = sorted(p for p in shouters if p != event.player_id)
-        ratio = max(1.0, window.count / self.max_shouts)
-        severity = severity_for(ratio)
-        if others and severity == "low":
+        match = len(shouters) > 1  # someone besides this player shouted lately
+        severity = severity_for(max(1.0, count / self.max_shouts))
+        if match and severity == "low":
             severity = "medium"
-        burst_key = (route, event.player_id, "shout-burst")
+        burst_key = (route, player, "shout-burst")
         burst: Burst = state.get(burst_key) or Burst()
-        emission = burst.violate(
-            f"shout:{route}:{event.player_id}",
-            event.ts,
-            window.ids(),
-            event.message_id,
-            severity,
-            span,
-            REPORT_EVERY,
-        )
+        if burst.opens(ts, span):  # the id list only when a burst starts
+            scope = f"shout:{route}:{player}"
+            emission: Emission | None = burst.start(scope, ts, window.ids(), severity)
+        else:
+            emission = burst.extend(ts, message_id, severity, REPORT_EVERY)
         state.put(burst_key, burst, span)
         if emission is None:
             return []
-        if window.count <= self.max_shouts:
+        others: list[str] = []
+        if match:
+            others = sorted(shouters)
+            others.remove(player)
+        if count <= self.max_shouts:
             summary = f"shouting: {why} in one message"
         else:
             summary = (
-                f"{window.count} shouted messages (caps or !!!!) in "
+                f"{count} shouted messages (caps or !!!!) in "
                 f"{self.shout_window_seconds:.0f} s (limit {self.max_shouts}), latest: {why}"
             )
         if others:
             summary += f"; shouting match with {', '.join(others)}"
-        return [
-            self._finding(
-                event,
-                severity,
-                emission.message_ids,
-                emission.dedupe_key,
-                "shouting",
-                summary,
-                {
-                    "shouted_messages": window.count,
-                    "limit": self.max_shouts,
-                    "window_seconds": self.shout_window_seconds,
-                    "other_shouters": others,
-                },
-            )
-        ]
+        measures: dict[str, MeasureValue] = {
+            "shouted_messages": count,
+            "limit": self.max_shouts,
+            "window_seconds": self.shout_window_seconds,
+            "other_shouters": others,
+        }
+        return [self._finding(event, severity, emission, "shouting", summary, measures)]
 
     def _finding(
         self,
         event: ChatEvent,
         severity: Severity,
-        message_ids: tuple[str, ...],
-        dedupe_key: str,
+        emission: Emission,
         kind: str,
         summary: str,
-        measures: dict[str, int | float | list[str]],
+        measures: dict[str, MeasureValue],
     ) -> Finding:
+        ids = emission.message_ids
         return Finding(
             detector=self.name,
             category="spam",
             severity=severity,
-            score={"low": 0.55, "medium": 0.7, "high": 0.85, "critical": 0.95}[severity],
+            score=_SCORES[severity],
             ts=event.ts,
             player_ids=(event.player_id,),
             table_id=event.table_id,
             tournament_id=event.tournament_id,
-            message_ids=message_ids,
-            dedupe_key=dedupe_key,
-            evidence=Evidence(
-                kind=kind, summary=summary, event_ids=message_ids, measures=dict(measures)
-            ),
+            message_ids=ids,
+            dedupe_key=emission.dedupe_key,
+            evidence=Evidence(kind=kind, summary=summary, event_ids=ids, measures=measures),
         )

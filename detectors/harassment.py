@@ -26,7 +26,7 @@ from detectors.abuse_lexicon import (
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import SEVERITY_RANK, Finding, Severity
 from detectors.state import State
-from detectors.text_normalise import Normalised, normalise
+from detectors.text_normalise import Normalised, normalise, plain_words
 
 SECOND_PERSON = frozenset(
     [
@@ -344,6 +344,9 @@ def _stream_index(parsed: Normalised, start: int) -> int:
 
 def harassment_reasons(text: str) -> tuple[list[Reason], Severity | None]:
     """Why `text` is harassment (empty if it is not) and the worst severity found."""
+    plain = plain_words(text)
+    if plain is not None and _TRIGGERS.isdisjoint(plain) and not scan(text):
+        return [], None  # a plain message's words are its squeezed forms: nothing to find
     parsed = normalise(text)
     words = [t.squeezed for t in parsed.tokens]
     mention = any(t.mention for t in parsed.tokens)
@@ -409,6 +412,7 @@ _SCORES: dict[str, float] = {"low": 0.55, "medium": 0.75, "high": 0.9, "critical
 @dataclass(frozen=True, slots=True)
 class Harassment:
     name: ClassVar[str] = "harassment"
+    consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent) or event.kind != "text" or not event.text:

@@ -17,7 +17,7 @@ from detectors.abuse_lexicon import Reason, chat_finding, describe, reason_measu
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import SEVERITY_RANK, Finding, Severity
 from detectors.state import State
-from detectors.text_normalise import normalise
+from detectors.text_normalise import normalise, plain_words
 
 _GROUP = (
     r"(?:jews|jewish people|muslims|moslems|blacks|black people|whites|white people|gays|gay "
@@ -139,6 +139,9 @@ _DIRECTED = frozenset(["you", "u", "ur", "your", "youre", "ya"])
 
 
 def hate_reasons(text: str) -> tuple[list[Reason], Severity | None]:
+    plain = plain_words(text)
+    if plain is not None and _TRIGGERS.isdisjoint(plain) and not scan(text):
+        return [], None  # a plain message's words are its squeezed forms: nothing to find
     parsed = normalise(text)
     reasons: list[Reason] = []
     worst: Severity | None = None
@@ -165,6 +168,7 @@ def hate_reasons(text: str) -> tuple[list[Reason], Severity | None]:
 @dataclass(frozen=True, slots=True)
 class Hate:
     name: ClassVar[str] = "hate"
+    consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent) or event.kind != "text" or not event.text:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import ClassVar, Literal
 
-from detectors.card_talk import CardMention, CardTalk, emoji_count, parse
+from detectors.card_talk import CardMention, CardTalk, could_be_poker, emoji_count, parse
 from detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
 from detectors.findings import Evidence, Finding, MeasureValue, Severity
 from detectors.state import State
@@ -122,9 +122,14 @@ class InHandInfluence:
         if hand is None:
             return []
         private = event.channel == "private"
-        talk = parse(event.text) if event.kind == "text" else CardTalk()
-        if event.kind == "text" and not talk.poker:
-            return []
+        if event.kind == "text":
+            if not could_be_poker(event.text):  # the parser would find no poker talk
+                return []
+            talk = parse(event.text)
+            if not talk.poker:
+                return []
+        else:
+            talk = CardTalk()
         if event.kind != "text" and (private or emoji_count(event.text) > self.max_emoji):
             return []
         message = _Message(

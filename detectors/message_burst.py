@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
+from typing import NamedTuple
 
 from detectors.findings import SEVERITY_RANK, Severity
 
@@ -27,16 +29,13 @@ class Window:
     total: float = 0.0
 
     def add(self, ts: datetime, message_id: str, weight: float, span: timedelta) -> None:
-        self.items.append((ts, message_id, weight))
-        self.total += weight
-        self.expire(ts, span)
-        while len(self.items) > MAX_WINDOW_ITEMS:
-            self.total -= self.items.popleft()[2]
-
-    def expire(self, now: datetime, span: timedelta) -> None:
-        horizon = now - span
         items = self.items
+        items.append((ts, message_id, weight))
+        self.total += weight
+        horizon = ts - span
         while items and items[0][0] <= horizon:
+            self.total -= items.popleft()[2]
+        while len(items) > MAX_WINDOW_ITEMS:
             self.total -= items.popleft()[2]
 
     @property
@@ -50,9 +49,11 @@ class Window:
         return self.items[0][0]
 
 
-@dataclass(frozen=True, slots=True)
-class Emission:
-    """What to put in one flag: its dedupe key, the message ids, the burst size so far."""
+class Emission(NamedTuple):
+    """What to put in one flag: its dedupe key, the message ids, the burst size so far.
+
+    A NamedTuple, not a frozen dataclass: it is made for every flag of a flood, and a frozen
+    dataclass's `__init__` sets each field through `object.__setattr__`, several times slower."""
 
     dedupe_key: str
     message_ids: tuple[str, ...]
@@ -81,12 +82,29 @@ class Burst:
         chunk_size: int,
     ) -> Emission | None:
         """Record a violating message; return what to emit now, if anything."""
+        if self.opens(now, span):
+            return self.start(scope, now, window_ids, severity)
+        return self.extend(now, message_id, severity, chunk_size)
+
+    # `violate` in two halves, so a caller in a long flood builds the window's id list (and
+    # the scope string) only when a burst starts, not for every message of it.
+    def opens(self, now: datetime, span: timedelta) -> bool:
+        """Whether a violation at `now` starts a new burst."""
+        return self.last_violation is None or now - self.last_violation > span
+
+    def start(
+        self, scope: str, now: datetime, window_ids: list[str], severity: Severity
+    ) -> Emission:
+        self.key = f"{scope}:{window_ids[0]}"
+        self.chunk, self.rank, self.size = 0, SEVERITY_RANK[severity], len(window_ids)
+        self.pending = []
+        self.last_violation = now
+        return Emission(self.key, tuple(window_ids), self.size)
+
+    def extend(
+        self, now: datetime, message_id: str, severity: Severity, chunk_size: int
+    ) -> Emission | None:
         rank = SEVERITY_RANK[severity]
-        if self.last_violation is None or now - self.last_violation > span:
-            self.key = f"{scope}:{window_ids[0]}"
-            self.chunk, self.rank, self.size, self.pending = 0, rank, len(window_ids), []
-            self.last_violation = now
-            return Emission(self.key, tuple(window_ids), self.size)
         self.last_violation = now
         if message_id not in self.pending:
             self.pending.append(message_id)
@@ -113,3 +131,10 @@ def severity_for(ratio: float) -> Severity:
 def routing_key(table_id: str | None, player_id: str) -> str:
     """The Kafka key of chat: the table, or the player for table-less chat."""
     return table_id or player_id
+
+
+@lru_cache(maxsize=64)
+def span_of(seconds: float) -> timedelta:
+    """The window as a timedelta, built once per length: `timedelta(seconds=float)` costs about
+    a microsecond, which is most of a clean message's budget in the spam detectors."""
+    return timedelta(seconds=seconds)

@@ -91,8 +91,22 @@ class HeadsUp:
     put_in: int  # chips the actor had put in when the hand ended for them
 
 
-def heads_up_play(hand: HandEvent) -> list[HeadsUp]:
+# The last hand read and what was found in it: chip dumping and soft play both read every
+# cash hand in turn, and this walk over its actions is most of their cost.
+_last_read: tuple[HandEvent | None, tuple[HeadsUp, ...]] = (None, ())
+
+
+def heads_up_play(hand: HandEvent) -> tuple[HeadsUp, ...]:
     """One record per player who took a decision heads-up, with that opponent."""
+    global _last_read
+    if _last_read[0] is hand:
+        return _last_read[1]
+    found = tuple(_heads_up_play(hand))
+    _last_read = (hand, found)
+    return found
+
+
+def _heads_up_play(hand: HandEvent) -> list[HeadsUp]:
     holes = {s.player_id: s.hole_cards for s in hand.seats}
     live = {s.player_id for s in hand.seats}
     committed: dict[str, int] = {}

@@ -34,6 +34,7 @@ def profanity_reasons(text: str) -> list[Reason]:
 @dataclass(frozen=True, slots=True)
 class Profanity:
     name: ClassVar[str] = "profanity"
+    consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
     # This many profane words in one message make even mild swearing medium severity.
     string_of_swearing: int = 3
 

@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import ClassVar
 
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import Evidence, Finding, Severity
-from detectors.message_burst import Burst, routing_key, severity_for
+from detectors.message_burst import Burst, Emission, routing_key, severity_for, span_of
 from detectors.state import State
 
 _NOT_ALNUM = re.compile(r"[\W_]+", re.UNICODE)
 _RUNS = re.compile(r"(.)\1{2,}", re.UNICODE)
 _DIGITS = re.compile(r"\d+")
+_ASCII_NOT_ALNUM = bytes(c for c in range(128) if not chr(c).isalnum())
+_ASCII_DIGITS = b"0123456789"
 # How many of a player's recent messages a new one is compared with.
 HISTORY = 8
 WAVE_MAX_PLAYERS = 64
@@ -30,12 +32,37 @@ WAVE_MAX_PLAYERS = 64
 
 def fingerprint(text: str) -> tuple[str, int]:
     """Lower-case alphanumerics with letter runs collapsed (emoji-only text keeps its symbols),
-    and the length before collapsing, which is what the minimum length applies to."""
+    and the length before collapsing, which is what the minimum length applies to.
+
+    ASCII text (nearly all chat) takes a bytes path: one `translate` deletes what the regex
+    would, and runs are looked for with a big-int XOR of the bytes against themselves shifted
+    by one, which is zero exactly where neighbours are equal, so a run of three shows as two
+    zero bytes in a row (the last byte XORs with nothing and stays non-zero: no NUL is kept).
+    The regex runs only on the rare line that has a run to collapse."""
     lowered = text.lower()
+    if lowered.isascii():
+        kept = lowered.encode("ascii").translate(None, _ASCII_NOT_ALNUM)
+        size = len(kept)
+        if size > 2:
+            value = int.from_bytes(kept, "little")
+            if b"\0\0" in (value ^ (value >> 8)).to_bytes(size, "little"):
+                return _RUNS.sub(r"\1\1", kept.decode("ascii")), size
+            return kept.decode("ascii"), size
+        if kept:
+            return kept.decode("ascii"), size
     core = _NOT_ALNUM.sub("", lowered)
     if not core:
         core = "".join(lowered.split())
     return _RUNS.sub(r"\1\1", core), len(core)
+
+
+def strip_digits(fp: str) -> str:
+    """`fp` without its digits, so bot waves that number their lines still match."""
+    if fp.isalpha():
+        return fp
+    if fp.isascii():
+        return fp.encode("ascii").translate(None, _ASCII_DIGITS).decode("ascii")
+    return _DIGITS.sub("", fp)
 
 
 def trigrams(fp: str) -> frozenset[str]:
@@ -71,15 +98,23 @@ class _Said:
         return jaccard(self.grams, grams[0]) >= threshold
 
 
+# A text's first sighting in the window: (player, ts, message id).
+_Sighting = tuple[str, datetime, str]
+
+
 @dataclass(slots=True)
 class _Wave:
-    messages: dict[str, list[tuple[datetime, str]]] = field(default_factory=dict)
-    burst: Burst = field(default_factory=Burst)
+    messages: dict[str, list[tuple[datetime, str]]]
+    # No message is older: while this is inside the window there is nothing to prune. A lower
+    # bound is enough (dropping a player may leave it stale-low, which only costs a prune).
+    oldest: datetime
+    burst: Burst | None = None  # made on the first violation: most texts never form a wave
 
 
 @dataclass(frozen=True, slots=True)
 class RepeatedMessages:
     name: ClassVar[str] = "repeated_messages"
+    consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
     window_seconds: float = 60.0
     # A player repeating a line this many times in the window is spamming.
     min_repeats: int = 3
@@ -90,12 +125,15 @@ class RepeatedMessages:
     wave_min_chars: int = 20
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
-        if not isinstance(event, ChatEvent) or event.kind == "snapcam" or not event.text:
+        if not isinstance(event, ChatEvent):
             return []
-        fp, length = fingerprint(event.text)
+        text = event.text  # read once: a pydantic attribute costs four times a local
+        if not text or event.kind == "snapcam":
+            return []
+        fp, length = fingerprint(text)
         if length < self.min_chars:
             return []
-        span = timedelta(seconds=self.window_seconds)
+        span = span_of(self.window_seconds)
         findings = self._player_repeats(event, fp, span, state)
         if length >= self.wave_min_chars:
             findings.extend(self._wave(event, fp, span, state))
@@ -104,34 +142,44 @@ class RepeatedMessages:
     def _player_repeats(
         self, event: ChatEvent, fp: str, span: timedelta, state: State
     ) -> list[Finding]:
-        route = routing_key(event.table_id, event.player_id)
-        key = (route, event.player_id, "said")
-        history: deque[_Said] | None = state.get(key)
-        if history is None:
-            history = deque(maxlen=HISTORY)
-        horizon = event.ts - span
-        while history and history[0].ts <= horizon:
-            history.popleft()
-        grams: list[frozenset[str]] = []  # this message's trigrams, once needed
-        matches = [said.message_id for said in history if said.similar(fp, grams, self.similarity)]
-        history.append(_Said(event.ts, event.message_id, fp, grams[0] if grams else None))
+        player, ts = event.player_id, event.ts
+        route = routing_key(event.table_id, player)
+        key = (route, player, "said")
+        said = _Said(ts, event.message_id, fp)
+        stored: deque[_Said] | _Said | None = state.get(key)
+        if stored is None:  # the usual case: the player's first line in the window
+            state.put(key, said, span)  # a lone line; the deque comes with the second
+            return [] if self.min_repeats > 1 else self._repeats(event, route, [], span, state)
+        history = deque((stored,), HISTORY) if isinstance(stored, _Said) else stored
+        matches: list[str] = []
+        if history:
+            horizon = ts - span
+            while history and history[0].ts <= horizon:
+                history.popleft()
+            grams: list[frozenset[str]] = []  # this message's trigrams, once needed
+            similarity = self.similarity
+            matches = [old.message_id for old in history if old.similar(fp, grams, similarity)]
+            if grams:
+                said.grams = grams[0]
+        history.append(said)
         state.put(key, history, span)
-        count = len(matches) + 1
-        if count < self.min_repeats:
+        if len(matches) + 1 < self.min_repeats:
             return []
+        return self._repeats(event, route, matches, span, state)
+
+    def _repeats(
+        self, event: ChatEvent, route: str, matches: list[str], span: timedelta, state: State
+    ) -> list[Finding]:
+        count = len(matches) + 1
         ids = [*matches, event.message_id]
         burst_key = (route, event.player_id, "repeat-burst")
         burst: Burst = state.get(burst_key) or Burst()
         severity = severity_for(count / self.min_repeats)
-        emission = burst.violate(
-            f"repeat:{route}:{event.player_id}",
-            event.ts,
-            ids,
-            event.message_id,
-            severity,
-            span,
-            self.min_repeats,
-        )
+        if burst.opens(event.ts, span):
+            scope = f"repeat:{route}:{event.player_id}"
+            emission: Emission | None = burst.start(scope, event.ts, ids, severity)
+        else:
+            emission = burst.extend(event.ts, event.message_id, severity, self.min_repeats)
         state.put(burst_key, burst, span)
         if emission is None:
             return []
@@ -153,40 +201,53 @@ class RepeatedMessages:
         ]
 
     def _wave(self, event: ChatEvent, fp: str, span: timedelta, state: State) -> list[Finding]:
-        wave_fp = _DIGITS.sub("", fp)
+        wave_fp = strip_digits(fp)
         scope = event.table_id or event.tournament_id or event.channel
         key = (scope, "wave", wave_fp)
-        wave: _Wave | None = state.get(key)
-        if wave is None:
-            wave = _Wave()
-        horizon = event.ts - span
-        for player in list(wave.messages):
-            kept = [m for m in wave.messages[player] if m[0] > horizon]
-            if kept:
-                wave.messages[player] = kept
+        player, ts, message_id = event.player_id, event.ts, event.message_id
+        seen: _Wave | _Sighting | None = state.get(key)
+        if seen is None:  # the usual case: a text nobody sent lately
+            if self.wave_min_players > 1:  # one sender is no wave: keep a tuple, not a _Wave
+                state.put(key, (player, ts, message_id), span)
+                return []
+            wave = _Wave({player: [(ts, message_id)]}, ts)
+        else:
+            if isinstance(seen, _Wave):
+                wave = seen
             else:
-                del wave.messages[player]
-        said = wave.messages.setdefault(event.player_id, [])
-        if len(said) < HISTORY:
-            said.append((event.ts, event.message_id))
-        while len(wave.messages) > WAVE_MAX_PLAYERS:
-            del wave.messages[next(iter(wave.messages))]
+                first, at, first_id = seen
+                wave = _Wave({first: [(at, first_id)]}, at)
+            messages = wave.messages
+            horizon = ts - span
+            if wave.oldest <= horizon:  # something may have left the window
+                for sender in list(messages):
+                    kept = [m for m in messages[sender] if m[0] > horizon]
+                    if kept:
+                        messages[sender] = kept
+                    else:
+                        del messages[sender]
+                wave.oldest = min((m[0] for ms in messages.values() for m in ms), default=ts)
+            said = messages.setdefault(player, [])
+            if len(said) < HISTORY:
+                said.append((ts, message_id))
+                wave.oldest = min(wave.oldest, ts)
+            while len(messages) > WAVE_MAX_PLAYERS:
+                del messages[next(iter(messages))]  # `oldest` stays a lower bound: still safe
         state.put(key, wave, span)
         players = len(wave.messages)
         if players < self.wave_min_players:
             return []
-        ids = sorted((m for ms in wave.messages.values() for m in ms), key=lambda m: m[0])
         ratio = players / self.wave_min_players
         severity: Severity = "critical" if ratio >= 4 else "high" if ratio >= 2 else "medium"
-        emission = wave.burst.violate(
-            f"wave:{scope}",
-            event.ts,
-            [mid for _, mid in ids],
-            event.message_id,
-            severity,
-            span,
-            self.wave_min_players,
-        )
+        burst = wave.burst
+        if burst is None:
+            burst = wave.burst = Burst()
+        if burst.opens(ts, span):  # the sorted id list only when a burst starts
+            ordered = sorted((m for ms in wave.messages.values() for m in ms), key=lambda m: m[0])
+            ids = [mid for _, mid in ordered]
+            emission: Emission | None = burst.start(f"wave:{scope}", ts, ids, severity)
+        else:
+            emission = burst.extend(ts, message_id, severity, self.wave_min_players)
         if emission is None:
             return []
         summary = f"same text from {players} players within {self.window_seconds:.0f} s: bot wave"

@@ -49,6 +49,7 @@ class SoftTest:
 @dataclass(frozen=True, slots=True)
 class SoftPlay:
     name: ClassVar[str] = "soft_play"
+    consumes: ClassVar[frozenset[str]] = frozenset({"hand"})
     alpha: float = 1e-3  # family-wise over the table's pairs
     max_strong_p: float = 0.01  # the strong-hand contrast must stand out on its own
     min_strong_passive: int = 5

@@ -193,6 +193,73 @@ def normalise(text: str) -> Normalised:
     return Normalised(text, tuple(tokens), joined, " ".join(squeezed_forms))
 
 
+@lru_cache(maxsize=1024)
+def plain_words(text: str) -> tuple[str, ...] | None:
+    """The token forms of `text` when normalising it would change nothing but the case, else None.
+
+    Most table chat is plain ASCII words and numbers ("nh", "sick fold", "gg 455"): for such a
+    message every token `normalise` builds has form == squeezed == the lower-cased word, no
+    second leet reading, no mention and no spaced-out letter run. Detectors use these words to
+    prove a message clean with a few set operations and skip building tokens at all; None
+    sends them down the full path. Equivalence with `normalise` is pinned by a test.
+    """
+    if not text.isascii():
+        text = _inert_symbols_spaced(text)
+        if not text.isascii():
+            return None
+    lowered = text.lower()
+    if "_" in lowered:
+        lowered = lowered.replace("_", " ")
+    found: list[str] = _TOKEN.findall(lowered)
+    words = found if not found or "".join(found).isalpha() else _plain_forms(found)
+    if words is None:
+        return None
+    if sum(len(w) == 1 for w in words) >= 3:  # may be spaced-out letters: "f u c k"
+        return None
+    stream = " ".join(words)
+    if _RUN3.search(stream) is not None:  # a stretched word or number: squeezed != form
+        return None
+    return tuple(words)
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _inert_symbols_spaced(text: str) -> str:
+    """`text` with emoji and other symbols that folding keeps as they are turned into spaces.
+
+    Such a character is never part of a token, so it separates words exactly as a space does;
+    anything folding changes (look-alikes, accents, invisible joiners) is left in place and
+    sends the message down the full path.
+    """
+    for char in set(_NON_ASCII.findall(text)):
+        folded = _fold_cache.get(char)
+        if folded is None:
+            folded = _fold_char(char)
+        if folded == char and not char.isalnum():
+            text = text.replace(char, " ")
+    return text
+
+
+def _plain_forms(raws: list[str]) -> list[str] | None:
+    """Tokens with digits or edge marks, read as `_decode` reads them, or None if it would
+    decode any of them: numbers, cards and hands ("455", "a9s", "qd") and words with "!" or
+    "*" only at their edges ("ship!!") keep their form; leetspeak, masks and mentions do not."""
+    forms: list[str] = []
+    for raw in raws:
+        if raw.isalpha() or raw.isdigit():
+            forms.append(raw)
+            continue
+        core = raw.strip(_EDGE)
+        if not core:
+            continue
+        if core.isalpha() or core.isdigit() or _POKER_NOTATION.fullmatch(core):
+            forms.append(core)
+        else:
+            return None
+    return forms
+
+
 def _spaced_runs(text: str, tokens: list[Token]) -> list[Token]:
     """Runs of three or more single letters separated only by spacing or punctuation."""
     runs: list[Token] = []

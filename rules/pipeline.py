@@ -13,7 +13,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from detectors.detector import Detector
+from detectors.detector import EVENT_TYPES, Detector, consumed_types
 from detectors.events import AnyEvent
 from detectors.findings import SEVERITY_RANK
 from detectors.state import TtlState
@@ -56,14 +56,20 @@ class Pipeline:
         self.states: dict[str, TtlState] = {d.name: TtlState() for d in detectors}
         self._emitted = TtlState()
         self.metrics = PipelineMetrics()
-        # Detector and state side by side: the loop below runs 14 times per chat message.
-        self._runs = tuple((d, self.states[d.name]) for d in self.detectors)
+        # Per event type, the detectors that read it, each beside its state: the loop below is
+        # the hot path, and a chat message need not visit the hand-only detectors.
+        self._runs = {
+            kind: tuple(
+                (d, self.states[d.name]) for d in self.detectors if kind in consumed_types(d)
+            )
+            for kind in EVENT_TYPES
+        }
 
     def process(self, event: AnyEvent) -> Outcome:
         now = event.time
         self.metrics.events[event.type] += 1
         flags: list[Flag] = []
-        for detector, state in self._runs:
+        for detector, state in self._runs[event.type]:
             state.advance(now)
             try:
                 findings = detector.detect(event, state)

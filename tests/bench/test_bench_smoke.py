@@ -46,7 +46,17 @@ def test_chat_speed_runs_the_chain_and_the_baseline(capsys: pytest.CaptureFixtur
     assert speed.main(["--messages", "200"]) == 0
     out = capsys.readouterr().out
     assert "railbird chain" in out and "better-profanity 0.7.0" in out
+    assert "Table-chat stream: 200 chat messages" in out
     assert "200 distinct messages" in out
+    assert out.count("Chain vs better-profanity") == 2
+
+
+def test_speed_stream_times_only_chat_events() -> None:
+    speed = load("chat_speed")
+    stream, chats = speed.table_chat_stream(150)
+    assert len(chats) == 150
+    assert all(stream[i].type == "chat" for i in chats)
+    assert len(stream) > len(chats)  # the table events and hands between them are fed too
 
 
 def test_speed_messages_are_distinct() -> None:

@@ -1,0 +1,94 @@
+"""`could_be_poker` may wave social chat past the card-talk parser only when the parser would
+find no poker talk in it: a wrong "no" would hide talk during a hand from in_hand_influence.
+
+Every corpus we have is run through both and compared (the poker-chat set, the simulator's chat
+with its in-hand talk, the Davidson and SMS corpora when the shared data is present), plus one
+minimal line per pattern family and seeded random lines built from poker tokens.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+
+import pytest
+
+from detectors.card_talk import could_be_poker, parse
+from sim.config import SimConfig
+from sim.run import simulate
+from tests.paths import DATA, REPO
+
+_SAMPLE = 4000
+_TOKENS = (
+    "a", "k", "A", "K", "T", "h", "s", "o", "7", "77", "AKs", "kq", "Ah", "Kd", "7h7c", "ahkd",
+    "-", ",", "/", ":", "_", "'", "gg", "nh", "lol", "ty", "nice", "hand", "all", "in", "he",
+    "pocket", "sevens", "ace", "king", "high", "pay", "him", "off", "3", "bet", "re", "raise",
+    "open", "ended", "the", "nuts", "u", "are", "ahead", "x", "$", "%", "#", ".", "!",
+)  # fmt: skip
+
+
+def _corpus() -> list[str]:
+    with (REPO / "tests" / "data" / "poker_chat.csv").open(encoding="utf-8", newline="") as f:
+        texts = [row["text"] for row in csv.DictReader(f)]
+    config = SimConfig(seed=6, tournaments=1, cash_tables=2, hours=0.5, violation_scale=5.0)
+    texts += [r["text"] for k, r in simulate(config) if k == "event" and r.get("text")]
+    rng = random.Random(8)
+    for name in ("davidson_train.csv", "sms_spam_train.csv"):
+        path = DATA / name
+        if path.exists():
+            with path.open(encoding="utf-8", newline="") as f:
+                rows = [row["text"] for row in csv.DictReader(f)]
+            texts += rng.sample(rows, min(_SAMPLE, len(rows)))
+    for _ in range(4000):
+        words = rng.choices(_TOKENS, k=rng.randint(1, 6))
+        texts.append(rng.choice(["", " "]).join(words))
+    return list(dict.fromkeys(texts))
+
+
+def test_gate_never_hides_poker_talk() -> None:
+    texts = _corpus()
+    hidden = [t for t in texts if not could_be_poker(t) and parse(t).poker]
+    assert hidden == []
+    talk = sum(1 for t in texts if parse(t).poker)
+    assert talk > 500  # the comparison covers plenty of real poker talk
+    assert sum(1 for t in texts if not could_be_poker(t)) > 2000  # and the gate does its job
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a-k",
+        "AhKd",
+        "Ah,Kd",
+        "As Kd",
+        "77",
+        "kq",
+        "AKs",
+        "pocket 7s",
+        "pocket sevens",
+        "tens",
+        "ace king",
+        "the ace",
+        "he's bluffing",
+        "u are ahead",
+        "pay him off",
+        "allin",
+        "all in",
+        "3-bet",
+        "re-raise",
+        "open-ended",
+        "ace high",
+        "the nuts",
+        "call_it",
+        "bluff, villain is weak",
+        "ｃａｌｌ",
+    ],
+)
+def test_gate_lets_each_pattern_family_through(text: str) -> None:
+    assert could_be_poker(text)
+
+
+@pytest.mark.parametrize("text", ["gg", "nh", "lol", "ty", "nice hand", "wp gl", "brb coffee", ""])
+def test_gate_stops_social_chat(text: str) -> None:
+    assert not could_be_poker(text)
+    assert not parse(text).poker
