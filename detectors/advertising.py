@@ -8,19 +8,25 @@ action, a messenger, a handle, a price or a link). Links to the site's own domai
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 from detectors.contact_lexicon import (
     CALL_TO_ACTION,
     COMMERCIAL,
-    CREDENTIALS,
     HANDLE,
     PRICE,
+    ascii_words,
+    asks_for_credentials,
+    may_be_commercial,
+    may_call_to_action,
+    may_name_messenger,
+    may_name_price,
     messenger_named,
 )
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import Evidence, Finding, Severity
-from detectors.link_parsing import extract_links, is_own_domain
+from detectors.link_parsing import extract_links, is_own_domain, may_hold_link
 from detectors.malicious_link import link_risks
 from detectors.state import State
 
@@ -30,43 +36,16 @@ DEFAULT_SITE_DOMAINS = ("ultimatepoker.com",)
 @dataclass(frozen=True, slots=True)
 class Advertising:
     name: ClassVar[str] = "advertising"
+    consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
     site_domains: tuple[str, ...] = DEFAULT_SITE_DOMAINS
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent) or event.kind != "text" or len(event.text) < 6:
             return []
-        lowered = event.text.lower()
-        if CREDENTIALS.search(lowered):
+        pitch = _pitch(event.text, self.site_domains)
+        if pitch is None:
             return []
-        # Dangerous links are the malicious_link detector's; here only ordinary other sites.
-        hosts = sorted(
-            {
-                link.host
-                for link in extract_links(event.text)
-                if not is_own_domain(link.host, self.site_domains)
-                and not link_risks(link, self.site_domains)
-            }
-        )
-        sales = COMMERCIAL.search(lowered)
-        messenger = messenger_named(lowered)
-        handle = HANDLE.search(lowered) if (messenger or sales) else None
-        action = CALL_TO_ACTION.search(lowered) if (sales or messenger or hosts) else None
-        price = PRICE.search(lowered) if sales else None
-        signals: list[str] = []
-        if hosts:
-            signals.append("link to " + ", ".join(hosts))
-        if sales:
-            signals.append(f'sales pitch "{sales.group(0)}"')
-        if messenger:
-            signals.append(f"messenger {messenger}" + (f" {handle.group(0)}" if handle else ""))
-        if action:
-            signals.append(f'call to action "{action.group(0)}"')
-        if price:
-            signals.append(f"price {price.group(0)}")
-        offers = bool(sales) and len(signals) >= 2
-        moves_off_site = bool(messenger) and bool(handle) and bool(action)
-        if not (hosts or offers or moves_off_site):
-            return []
+        hosts, signals, sales, messenger = pitch
         strength = len(signals)
         severity: Severity = "high" if strength >= 3 else "medium" if strength == 2 else "low"
         return [
@@ -85,11 +64,64 @@ class Advertising:
                     summary=f"advertising in {event.channel} chat: " + "; ".join(signals),
                     event_ids=(event.message_id,),
                     measures={
-                        "hosts": hosts,
+                        "hosts": list(hosts),
                         "signals": strength,
-                        "sales_pitch": bool(sales),
+                        "sales_pitch": sales,
                         "messenger": messenger,
                     },
                 ),
             )
         ]
+
+
+@lru_cache(maxsize=4096)
+def _pitch(
+    text: str, site_domains: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...], bool, str | None] | None:
+    """The other-site hosts, the signals, whether there is a sales pitch and the messenger
+    named, when `text` advertises; cached per text because table chat repeats itself."""
+    lowered = text.lower()
+    links = extract_links(text) if may_hold_link(lowered) else ()
+    # A finding needs a link, a sales pitch or a messenger: most chat has none of them.
+    words = ascii_words(lowered)
+    if not (links or may_be_commercial(lowered, words) or may_name_messenger(lowered, words)):
+        return None
+    if asks_for_credentials(lowered):
+        return None
+    # Dangerous links are the malicious_link detector's; here only ordinary other sites.
+    hosts = sorted(
+        {
+            link.host
+            for link in links
+            if not is_own_domain(link.host, site_domains) and not link_risks(link, site_domains)
+        }
+    )
+    sales = COMMERCIAL.search(lowered) if may_be_commercial(lowered, words) else None
+    messenger = messenger_named(lowered)
+    handle = (
+        HANDLE.search(lowered)
+        if (messenger or sales) and ("@" in lowered or "#" in lowered)
+        else None
+    )
+    action = (
+        CALL_TO_ACTION.search(lowered)
+        if (sales or messenger or hosts) and may_call_to_action(lowered, words)
+        else None
+    )
+    price = PRICE.search(lowered) if sales and may_name_price(lowered) else None
+    signals: list[str] = []
+    if hosts:
+        signals.append("link to " + ", ".join(hosts))
+    if sales:
+        signals.append(f'sales pitch "{sales.group(0)}"')
+    if messenger:
+        signals.append(f"messenger {messenger}" + (f" {handle.group(0)}" if handle else ""))
+    if action:
+        signals.append(f'call to action "{action.group(0)}"')
+    if price:
+        signals.append(f"price {price.group(0)}")
+    offers = bool(sales) and len(signals) >= 2
+    moves_off_site = bool(messenger) and bool(handle) and bool(action)
+    if not (hosts or offers or moves_off_site):
+        return None
+    return tuple(hosts), tuple(signals), bool(sales), messenger

@@ -8,6 +8,8 @@ evidence ("rakeback" is ordinary poker talk); the detectors combine them.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
+from functools import lru_cache
 
 # Messenger names that are not everyday words.
 MESSENGER = re.compile(
@@ -37,8 +39,122 @@ CALL_TO_ACTION = re.compile(
 PRICE = re.compile(r"\$\s?\d+|\b\d+\s?(?:usd|eur|usdt|btc|bucks)\b")
 
 
+def word_set(words: str) -> frozenset[str]:
+    """The space-separated `words`, as a set (long word lists read better as one string)."""
+    return frozenset(words.split())
+
+
+# Every ASCII byte to itself if the regex engine counts it a word character (\\w), in lower
+# case, else to a space: splitting the result gives a message's word runs in one C pass.
+_WORD_BYTES = bytes(
+    (c + 32 if 65 <= c <= 90 else c if c < 128 and (chr(c).isalnum() or c == 95) else 32)
+    for c in range(256)
+)
+
+
+@lru_cache(maxsize=2048)
+def ascii_words(text: str) -> tuple[str, ...] | None:
+    """The lower-cased `\\w+` runs of an ASCII message (None for other text), cached: several
+    detectors prove a message clean by checking it holds none of their key words. A tuple, not
+    a set: hashing every word into a new set costs more than the few lookups made."""
+    if not text.isascii():
+        return None
+    return tuple(text.encode().translate(_WORD_BYTES).decode().split())
+
+
+# Cheap necessary conditions for the patterns above. Each alternative of a word-bounded pattern
+# holds one of these words as a whole word run (or "%"/"$"/"telegr"/"@"/"#", checked apart);
+# for non-ASCII text, literals led by a letter let the regex engine skip ahead instead.
+_COMMERCIAL_WORDS = word_set(
+    "rake rakeback cash cashback chip chips sell selling buy buying cheap cheapest code bonus free "
+    "discount price prices rate rates earn money investment forex signal signals staking coaching "
+    "sale wholesale delivery available channel stream site shop store server subscribe follow"
+)
+_MESSENGER_WORDS = word_set(
+    "whats whatsapp whatsap discord skype snap snapchat insta instagram facebook wechat kik viber "
+    "tiktok tik signal app icq"
+)
+_MESSENGER_SHORT_WORDS = word_set("tg wa ig fb snap signal twitter dc")
+_MESSENGER_LITERAL = re.compile(
+    r"telegr|whats|discord|skype|snap|insta|facebook|wechat|kik|viber|tik\s?tok|signal app|"
+    r"line app|icq"
+)
+_MESSENGER_SHORT_LITERAL = re.compile(r"(?:tg|wa|ig|fb|snap|signal|twitter|dc)\b")
+_COMMERCIAL_LITERAL = re.compile(
+    r"rake|cash|chip|sell|buy|cheap|code|bonus|free |%|discount|best |earn |make money|\$|"
+    r"investment|forex|crypto signal|staking |coaching |for sale|wholesale|instant delivery|"
+    r"available|my (?:channel|stream|site|shop|store|server)|subscribe|follow me"
+)
+_CREDENTIALS_LITERAL = re.compile(r"pass|log|2fa|pin|otp|code")
+
+
+def may_name_messenger(lowered: str, words: Collection[str] | None = None) -> bool:
+    """False only when `messenger_named(lowered)` is certainly None; `words` is
+    `ascii_words` of the message, when it is ASCII."""
+    if words is None:
+        words = ascii_words(lowered)
+    if words is not None:
+        if not _MESSENGER_WORDS.isdisjoint(words) or "telegr" in lowered:
+            return True
+        return ("@" in lowered or "#" in lowered) and not _MESSENGER_SHORT_WORDS.isdisjoint(words)
+    if _MESSENGER_LITERAL.search(lowered):
+        return True
+    return ("@" in lowered or "#" in lowered) and _MESSENGER_SHORT_LITERAL.search(
+        lowered
+    ) is not None
+
+
+def may_be_commercial(lowered: str, words: Collection[str] | None = None) -> bool:
+    """False only when `COMMERCIAL.search(lowered)` is certainly None."""
+    if words is None:
+        words = ascii_words(lowered)
+    if words is not None:
+        return not _COMMERCIAL_WORDS.isdisjoint(words) or "%" in lowered or "$" in lowered
+    return _COMMERCIAL_LITERAL.search(lowered) is not None
+
+
+_CALL_TO_ACTION_WORDS = word_set(
+    "msg message pm dm text contact hit inbox whisper write reach add call find ping hmu visit "
+    "check go join click sign register available details deals play"
+)
+_CALL_TO_ACTION_LITERAL = re.compile(
+    r"msg|message|pm|dm|text|contact|hit|inbox|whisper|write|reach|add|call|find|ping|hmu|"
+    r"visit|check out|go to|join|click|sign up|register|available at|details at|deals at|"
+    r"play at|play on"
+)
+
+
+def may_call_to_action(lowered: str, words: Collection[str] | None = None) -> bool:
+    """False only when `CALL_TO_ACTION.search(lowered)` is certainly None."""
+    if words is None:
+        words = ascii_words(lowered)
+    if words is not None:
+        return not _CALL_TO_ACTION_WORDS.isdisjoint(words)
+    return _CALL_TO_ACTION_LITERAL.search(lowered) is not None
+
+
+def may_name_price(lowered: str) -> bool:
+    """False only when `PRICE.search(lowered)` is certainly None."""
+    return (
+        "$" in lowered
+        or "usd" in lowered
+        or "eur" in lowered
+        or "btc" in lowered
+        or ("bucks" in lowered)
+    )
+
+
+def asks_for_credentials(lowered: str) -> bool:
+    """`CREDENTIALS.search(lowered)`, skipping the word-bounded scan when no literal is there."""
+    return (
+        _CREDENTIALS_LITERAL.search(lowered) is not None and CREDENTIALS.search(lowered) is not None
+    )
+
+
 def messenger_named(lowered: str) -> str | None:
     """The messenger a message names, if any (short forms only next to a handle)."""
+    if not may_name_messenger(lowered):
+        return None
     found = MESSENGER.search(lowered)
     if found:
         return found.group(0)

@@ -10,14 +10,16 @@ a secret must be a request, not a warning.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import ClassVar
 
 from detectors.abuse_lexicon import Reason, chat_finding, describe, reason_measures
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import SEVERITY_RANK, Finding, Severity
 from detectors.state import State
-from detectors.text_normalise import fold, normalise
+from detectors.text_normalise import fold, normalise, plain_words
 
 _STAFF = (
     r"(?:support|support team|customer support|customer service|customer care|help desk|helpdesk|"
@@ -82,69 +84,37 @@ _URGENCY = re.compile(
     r"frozen|under review|restricted|on hold|blocked|deleted|terminated)\b|\bverify (?:your|ur) "
     r"(?:account|identity|acct)\b"
 )
-_TRIGGERS = frozenset(
-    [
-        "support",
-        "admin",
-        "admins",
-        "administrator",
-        "moderator",
-        "moderators",
-        "mod",
-        "mods",
-        "staff",
-        "security",
-        "compliance",
-        "fraud",
-        "risk",
-        "integrity",
-        "account",
-        "accounts",
-        "billing",
-        "payments",
-        "cashier",
-        "vip",
-        "trust",
-        "site",
-        "customer",
-        "help",
-        "helpdesk",
-        "official",
-        "password",
-        "passwords",
-        "pass",
-        "passwd",
-        "pw",
-        "pwd",
-        "login",
-        "log",
-        "username",
-        "pin",
-        "2fa",
-        "two",
-        "verification",
-        "code",
-        "sms",
-        "otp",
-        "auth",
-        "authentication",
-        "authenticator",
-        "credentials",
-        "card",
-        "cvv",
-        "cvc",
-        "verify",
-        "acct",
-        "balance",
-        "winnings",
-        "withdrawal",
-        "funds",
-        "details",
-    ]
+
+
+def _words(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_TRIGGERS = _words(
+    "support admin admins administrator moderator moderators mod mods staff security compliance "
+    "fraud risk integrity account accounts billing payments cashier vip trust site customer help "
+    "helpdesk official password passwords pass passwd pw pwd login log username pin 2fa two "
+    "verification code sms otp auth authentication authenticator credentials card cvv cvc verify "
+    "acct balance winnings withdrawal funds details"
 )
-_ANY = re.compile(
-    "|".join(f"(?:{p.pattern})" for p in (*(c for c, _ in _CLAIMS), _PHISH, _PHISH_WEAK, _URGENCY))
+
+
+# Whole tokens a match holds: a claim, a staff word; an account scare, "your" and an account
+# word; phishing, a secret and "your" (or "we sent"). Read off the token list before running
+# the long patterns; exact while no token holds "*", the only character a token keeps that
+# ends a word inside it.
+_STAFF_WORDS = _words(
+    "support customer help helpdesk admin admins administrator moderator moderators mod mods staff "
+    "security compliance fraud risk integrity account accounts billing payments cashier vip trust "
+    "site official"
 )
+_SECRET_WORDS = _words(
+    "password passwords pass passwd pw pwd login details username pin 2fa factor verification "
+    "security sms otp code auth authentication authenticator credentials card cvv cvc"
+)
+_YOUR_WORDS = frozenset(["your", "ur", "yr"])
+_YOUR_OR_SENT = _YOUR_WORDS | {"sent", "texted", "emailed"}
+_ACCOUNT_WORDS = _words("account acct balance winnings withdrawal funds identity")
 # Staff words in a screen name ("Support_Team", "ADMlN", "xX_Mod_Xx"), after folding leetspeak.
 _STAFF_NAME = re.compile(
     r"(?<!b)admin(?!ton)|support|moderator|(?:^|[^a-z])mods?(?:[^a-z]|$)|(?<![a-z])staff(?!ord|y|ie)|"
@@ -154,6 +124,7 @@ _NAME_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7
 _SCORES: dict[str, float] = {"low": 0.5, "medium": 0.7, "high": 0.88, "critical": 0.98}
 
 
+@lru_cache(maxsize=8192)
 def staff_name(screen_name: str | None) -> bool:
     """Whether a screen name dresses up as staff ("SUPP0RT", "Admin_Joe", "Mod-Kate")."""
     if not screen_name:
@@ -168,13 +139,35 @@ def staff_name(screen_name: str | None) -> bool:
 
 
 def impersonation_reasons(text: str) -> tuple[list[Reason], Severity | None]:
+    reasons, severity = _read(text)
+    return list(reasons), severity
+
+
+@lru_cache(maxsize=4096)
+def _read(text: str) -> tuple[tuple[Reason, ...], Severity | None]:
+    """`impersonation_reasons`, cached per text because table chat repeats itself."""
+    reasons, severity = _reasons(text)
+    return tuple(reasons), severity
+
+
+def _reasons(text: str) -> tuple[list[Reason], Severity | None]:
+    # Plain chat (most of it) is judged on its words without building tokens.
+    plain = plain_words(text)
+    if plain is not None and _possible(plain) is None:
+        return [], None
     parsed = normalise(text)
     stream = parsed.stream
-    if _TRIGGERS.isdisjoint(t.squeezed for t in parsed.tokens) or _ANY.search(stream) is None:
+    if _TRIGGERS.isdisjoint(t.squeezed for t in parsed.tokens):
         return [], None
+    # Each pattern runs only if its words are there (see `_possible`); when none can match,
+    # neither can their union, which is what this function used to test first.
+    possible = (True, True, True) if "*" in stream else _possible(stream.split())
+    if possible is None:
+        return [], None
+    can_claim, can_scare, can_phish = possible
     reasons: list[Reason] = []
     claimed = False
-    for pattern, label in _CLAIMS:
+    for pattern, label in _CLAIMS if can_claim else ():
         found = pattern.search(stream)
         if (
             found is not None
@@ -184,9 +177,9 @@ def impersonation_reasons(text: str) -> tuple[list[Reason], Severity | None]:
             reasons.append(Reason(label, found.group(), found.group(), "claim"))
             claimed = True
             break
-    urgency = _URGENCY.search(stream)
-    phish = _PHISH.search(stream)
-    if phish is None and (claimed or urgency is not None):
+    urgency = _URGENCY.search(stream) if can_scare else None
+    phish = _PHISH.search(stream) if can_phish else None
+    if phish is None and can_phish and (claimed or urgency is not None):
         phish = _PHISH_WEAK.search(stream)
     phishing = phish is not None and not _negated(stream, phish.start())
     if phish is not None and phishing:
@@ -206,6 +199,19 @@ def impersonation_reasons(text: str) -> tuple[list[Reason], Severity | None]:
     return [], None  # an account scare alone is what players say about their own accounts
 
 
+def _possible(words: Collection[str]) -> tuple[bool, bool, bool] | None:
+    """Which of the claim, account-scare and phishing patterns can match a stream of these
+    tokens (none holding "*"); None when no pattern can, or the trigger words are absent."""
+    if _TRIGGERS.isdisjoint(words):
+        return None
+    can_claim = not _STAFF_WORDS.isdisjoint(words)
+    can_scare = not _YOUR_WORDS.isdisjoint(words) and not _ACCOUNT_WORDS.isdisjoint(words)
+    can_phish = not _SECRET_WORDS.isdisjoint(words) and not _YOUR_OR_SENT.isdisjoint(words)
+    if can_claim or can_scare or can_phish:
+        return can_claim, can_scare, can_phish
+    return None
+
+
 def _negated(stream: str, start: int) -> bool:
     return _NEGATION.search(stream, max(0, start - 20), start) is not None
 
@@ -213,6 +219,7 @@ def _negated(stream: str, start: int) -> bool:
 @dataclass(frozen=True, slots=True)
 class Impersonation:
     name: ClassVar[str] = "impersonation"
+    consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
     # Real staff accounts, whose staff names and claims are the truth.
     staff_player_ids: frozenset[str] = field(default_factory=frozenset)
 

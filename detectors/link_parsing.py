@@ -8,6 +8,7 @@ count only with a top-level domain that is not also an everyday word ("ok.so" is
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -61,6 +62,19 @@ def may_contain_link(lowered: str) -> bool:
     return "." in lowered or "/" in lowered or "dot" in lowered or "d0t" in lowered
 
 
+_LINK_CHUNK = re.compile(r"(?<!\S)\S*\.[^\W_]\S*")
+# Without obfuscation, every link's host has a dot followed by a letter or digit.
+_DOT_ALNUM = re.compile(r"\.[a-z0-9]")
+
+
+def may_hold_link(lowered: str) -> bool:
+    """False only when `extract_links` certainly finds nothing: no spelled-out or bracketed
+    dot to rewrite, and no dot followed by a letter or digit."""
+    if "dot" in lowered or "d0t" in lowered or "[" in lowered or "(" in lowered or " ." in lowered:
+        return True
+    return "." in lowered and _DOT_ALNUM.search(lowered) is not None
+
+
 def deobfuscate(lowered: str) -> str:
     text = _BRACKET_DOT.sub(".", lowered) if ("[" in lowered or "(" in lowered) else lowered
     if "dot" in text or "d0t" in text:
@@ -94,11 +108,11 @@ def extract_links(text: str) -> tuple[Link, ...]:
     """Every link in `text`, de-obfuscated, with its host in lower case (cached: the link
     detectors all ask about the same message)."""
     lowered = text.lower()
-    if not may_contain_link(lowered):
+    if not may_hold_link(lowered):
         return ()
     clean = deobfuscate(lowered)
     links: list[Link] = []
-    for match in _URL.finditer(clean):
+    for match in _url_matches(clean):
         host = match.group("host").rstrip(".")
         is_ip = match.group("tld") is None
         if not _accept(match, host, is_ip):
@@ -116,6 +130,15 @@ def extract_links(text: str) -> tuple[Link, ...]:
             )
         )
     return tuple(links)
+
+
+def _url_matches(clean: str) -> Iterator[re.Match[str]]:
+    """`_URL.finditer(clean)`, scanning only the whitespace-free chunks that hold a dot followed
+    by a letter or digit: no part of a link is whitespace and every host has such a dot, so no
+    match starts anywhere else, and a match never runs past its chunk (the lookbehind still
+    sees the character before the chunk, and the lookahead reads whitespace as the end)."""
+    for chunk in _LINK_CHUNK.finditer(clean):
+        yield from _URL.finditer(clean, chunk.start(), chunk.end())
 
 
 def is_own_domain(host: str, site_domains: tuple[str, ...]) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 from detectors.events import AnyEvent, ChatEvent
@@ -22,6 +23,7 @@ from detectors.link_parsing import (
     Link,
     extract_links,
     is_own_domain,
+    may_hold_link,
     registrable_label,
 )
 from detectors.state import State
@@ -30,6 +32,8 @@ EXECUTABLE = ("exe", "scr", "bat", "cmd", "msi", "apk", "jar", "vbs", "ps1", "ht
 ARCHIVE = ("zip", "rar", "7z", "tar", "gz", "tgz", "iso", "dmg", "pkg", "xz")
 _FILE_IN_PATH = re.compile(r"\.(" + "|".join(EXECUTABLE + ARCHIVE) + r")(?:$|[?#])")
 _BARE_EXECUTABLE = re.compile(r"\b[\w\-]+\.(?:" + "|".join(EXECUTABLE) + r")\b")
+# What every `_BARE_EXECUTABLE` match holds, led by a literal so the scan skips ahead.
+_DOT_EXECUTABLE = re.compile(r"\.(?:" + "|".join(EXECUTABLE) + r")")
 _DIGITS_AND_HYPHEN = {"0": "o", "1": "l", "i": "l", "3": "e", "5": "s", "4": "a", "7": "t"}
 # Cyrillic, Armenian and Greek letters that look Latin (escaped: they are invisible in review).
 _LOOKALIKE_FROM = (
@@ -68,8 +72,9 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
+@lru_cache(maxsize=4096)
 def lookalike_of(host: str, site_domains: tuple[str, ...]) -> str | None:
-    """The own domain `host` imitates, if it does."""
+    """The own domain `host` imitates, if it does (cached: the same hosts come back)."""
     if is_own_domain(host, site_domains):
         return None
     label = skeleton(registrable_label(host))
@@ -109,10 +114,14 @@ def link_risks(link: Link, site_domains: tuple[str, ...]) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class MaliciousLink:
     name: ClassVar[str] = "malicious_link"
+    consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
     site_domains: tuple[str, ...] = ("ultimatepoker.com",)
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent) or event.kind != "text" or len(event.text) < 4:
+            return []
+        lowered = event.text.lower()
+        if not may_hold_link(lowered):  # no link, and no dot for a bare file name either
             return []
         risks: list[str] = []
         urls: list[str] = []
@@ -122,7 +131,9 @@ class MaliciousLink:
                 risks.extend(found)
                 urls.append(link.url)
         if not urls:
-            bare = _BARE_EXECUTABLE.search(event.text.lower()) if "." in event.text else None
+            if "." not in event.text:
+                return []
+            bare = _BARE_EXECUTABLE.search(lowered) if _DOT_EXECUTABLE.search(lowered) else None
             if bare is None:
                 return []
             risks.append(f"names executable file {bare.group(0)}")

@@ -11,12 +11,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
-from detectors.contact_lexicon import COMMERCIAL, HANDLE, messenger_named
+from detectors.contact_lexicon import (
+    COMMERCIAL,
+    HANDLE,
+    ascii_words,
+    may_name_messenger,
+    messenger_named,
+    word_set,
+)
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import Evidence, Finding, Severity
-from detectors.pii_patterns import find_pii
+from detectors.pii_patterns import find_pii, gate_text
 from detectors.state import State
 
 _YOUR = r"(?:your|ur|yer|yur|you'?re|u r)"
@@ -51,6 +59,20 @@ _QUICK = re.compile(
     r"ping|call|reach|talk",
     re.IGNORECASE,
 )
+# A word every ASKING or PERSONAL_DIRECT match on ASCII text holds as a whole word run: "live",
+# "have", "city" or an asked-for item; for other text, a literal it holds in `gate_text`
+# ("live", "have ", "what city", or a word for "your" - all end in "r" or "re" - and an item).
+_ASK_WORDS = word_set(
+    "live have city name number phone cell mobile digits email mail address addy location snap "
+    "snapchat insta instagram ig discord telegram whats whatsapp skype facebook fb social socials "
+    "handle tg wechat kik contact age birthday dob phonenumber phoneno cellnumber cellno "
+    "mobilenumber mobileno"
+)
+_ASK_GATE = re.compile(
+    r"live|have |what city|re?\s+(?:real|full|last|first|home|phone|cell|mobile|e-?mail|irl|"
+    r"name|number|digits|address|addy|location|snap|insta|ig|discord|telegram|whats|skype|"
+    r"facebook|fb|social|handle|tg|wechat|kik|contact|age|birthday|dob)"
+)
 _KIND_SEVERITY: dict[str, Severity] = {
     "card": "critical",
     "address": "high",
@@ -62,15 +84,15 @@ _KIND_SEVERITY: dict[str, Severity] = {
 @dataclass(frozen=True, slots=True)
 class PersonalInfo:
     name: ClassVar[str] = "personal_info"
+    consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent) or event.kind != "text" or len(event.text) < 5:
             return []
-        text = event.text
         findings: list[Finding] = []
-        disclosed = find_pii(text)
+        disclosed, items, asked = _read(event.text)
         if disclosed:
-            kinds: list[str] = sorted({s.kind for s in disclosed})
+            kinds = list(disclosed)
             severity = max(
                 (_KIND_SEVERITY[k] for k in kinds), key=("low", "medium", "high", "critical").index
             )
@@ -82,10 +104,9 @@ class PersonalInfo:
                     0.9,
                     "pii_disclosure",
                     f"message discloses personal data: {', '.join(kinds)} (redacted)",
-                    {"kinds": kinds, "items": len(disclosed)},
+                    {"kinds": kinds, "items": items},
                 )
             )
-        asked = self._solicitation(text)
         if asked:
             findings.append(
                 self._finding(
@@ -102,17 +123,26 @@ class PersonalInfo:
 
     @staticmethod
     def _solicitation(text: str) -> str | None:
-        if not _QUICK.search(text):
-            return None
+        """What `text` asks for. Each pattern runs only when the words it needs are there (an
+        asking phrase, or an invitation naming a messenger); tests compare this with running
+        them all."""
         lowered = text.lower()
-        found = ASKING.search(text) or PERSONAL_DIRECT.search(text)
+        words = ascii_words(lowered)
+        if words is not None:
+            asking = not _ASK_WORDS.isdisjoint(words)
+        else:
+            asking = _ASK_GATE.search(gate_text(text)) is not None
+        messenger_possible = may_name_messenger(lowered, words)
+        if not (asking or messenger_possible) or not _QUICK.search(text):
+            return None
+        found = (ASKING.search(text) or PERSONAL_DIRECT.search(text)) if asking else None
         if found:
             return f'"{found.group(0).lower()}"'
-        invite = INVITE.search(text)
-        if invite is None:
+        messenger = messenger_named(lowered) if messenger_possible else None
+        if messenger is None:
             return None
-        messenger = messenger_named(lowered)
-        if messenger is None or HANDLE.search(lowered) or COMMERCIAL.search(lowered):
+        invite = INVITE.search(text)
+        if invite is None or HANDLE.search(lowered) or COMMERCIAL.search(lowered):
             return None
         return f'"{invite.group(0).lower()} {messenger}"'
 
@@ -143,3 +173,12 @@ class PersonalInfo:
                 measures=dict(measures),
             ),
         )
+
+
+@lru_cache(maxsize=4096)
+def _read(text: str) -> tuple[tuple[str, ...], int, str | None]:
+    """The kinds of personal data `text` discloses, how many items, and what it asks for;
+    cached per text because table chat repeats itself ("gg", "nh", "ty")."""
+    disclosed = find_pii(text)
+    kinds = tuple(sorted({span.kind for span in disclosed}))
+    return kinds, len(disclosed), PersonalInfo._solicitation(text)

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from detectors.contact_lexicon import ascii_words, word_set
+
 PiiKind = Literal["email", "phone", "card", "address"]
 
 
@@ -74,7 +76,24 @@ ADDRESS_CONTEXT = re.compile(
 )
 
 
-_ASCII_DIGIT = re.compile(r"[0-9]")
+_NON_DIGIT = re.compile(r"\D")
+_GATE_FIX = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s"})
+# `_SPELLED_HINT` on `gate_text`, led by a literal so the regex engine skips ahead.
+_SPELLED_HINT_GATED = re.compile(r"at(?<!\wat)\b|\[at\]|\(at\)|\s@\s")
+# Every `EMAIL` match holds "@", a domain label and a dot.
+_AT_DOMAIN = re.compile(r"@[\w\-]+\.")
+_NINE_ASCII_DIGITS = re.compile(r"[0-9](?:[^0-9]?[^0-9]?[0-9]){8}")
+_NINE_DIGITS = re.compile(r"\d(?:\D?\D?\d){8}")
+# A word every `ADDRESS` or `ADDRESS_CONTEXT` match on ASCII text holds as a whole word run,
+# and for other text a literal it holds in `gate_text`.
+_ADDRESS_WORDS = word_set(
+    "street st avenue ave road rd boulevard blvd lane terrace crescent highway strasse calle rue "
+    "live address addy house come located place"
+)
+_ADDRESS_GATE = re.compile(
+    r"street|st\.|ave|road|rd\.|blvd|boulevard|lane|terrace|crescent|highway|strasse|straße|"
+    r"calle|rue|live|address|addy is|my house|come to|located at|my place"
+)
 
 
 def luhn_ok(digits: str) -> bool:
@@ -92,32 +111,61 @@ def _hand_id_context(text: str, start: int) -> bool:
 
 
 def _digit_count(s: str) -> int:
-    return sum(ch.isdigit() for ch in s)
+    return sum(map(str.isdigit, s))
+
+
+def gate_text(text: str) -> str:
+    """`text` in lower case, one character for one, such that wherever an IGNORECASE pattern
+    matches an ASCII letter in `text` this string has that letter (U+0130, U+0131 and U+017F
+    match i, i and s but do not lower-case to them): plain substring checks on it are then
+    safe necessary conditions for our IGNORECASE patterns."""
+    return text.lower() if text.isascii() else text.translate(_GATE_FIX).lower()
 
 
 def find_pii(text: str) -> list[PiiSpan]:
-    """Non-overlapping spans of personal data in `text`, in order."""
+    """Non-overlapping spans of personal data in `text`, in order.
+
+    Cheap necessary conditions run first (most chat has no "@" before a dotted domain, no nine
+    digits close together and no street word), so a clean message costs a few set and
+    substring checks."""
     spans: list[PiiSpan] = []
-    # ASCII text (most chat): one regex call instead of a generator step per character.
-    has_digit = (
-        _ASCII_DIGIT.search(text) is not None
-        if text.isascii()
-        else any(ch.isdigit() for ch in text)
-    )
-    if "@" in text:
+    ascii_text = text.isascii()
+    lowered = text.lower()
+    words = ascii_words(lowered) if ascii_text else None
+    if "@" in text and _AT_DOMAIN.search(text):
         spans.extend(PiiSpan("email", m.start(), m.end()) for m in EMAIL.finditer(text))
-    if ("dot" in text.lower() or "." in text) and _SPELLED_HINT.search(text):
+    if (
+        ("dot" in lowered or "." in text)
+        and (words is None or "at" in words or "@" in text)
+        and _SPELLED_HINT_GATED.search(lowered if ascii_text else gate_text(text))
+    ):
         spans.extend(PiiSpan("email", m.start(), m.end()) for m in EMAIL_SPELLED.finditer(text))
-    if has_digit:
-        _digits(text, spans)
-        if ADDRESS.search(text) or ADDRESS_CONTEXT.search(text):
+    if ascii_text:
+        raw = text.encode()
+        digits = len(raw) - len(raw.translate(None, b"0123456789"))
+        # Cards and phone numbers all hold nine or more digits at most two characters apart.
+        if digits >= 9 and _NINE_ASCII_DIGITS.search(text):
+            _digits(text, spans)
+        if (
+            digits
+            and words is not None
+            and not _ADDRESS_WORDS.isdisjoint(words)
+            and (ADDRESS.search(text) or ADDRESS_CONTEXT.search(text))
+        ):
             _addresses(text, spans)
-    return _merge(spans)
+    elif any(ch.isdigit() for ch in text):
+        if _NINE_DIGITS.search(text):
+            _digits(text, spans)
+        if _ADDRESS_GATE.search(gate_text(text)) and (
+            ADDRESS.search(text) or ADDRESS_CONTEXT.search(text)
+        ):
+            _addresses(text, spans)
+    return _merge(spans) if spans else spans
 
 
 def _digits(text: str, spans: list[PiiSpan]) -> None:
     for m in CARD.finditer(text):
-        digits = re.sub(r"\D", "", m.group(0))
+        digits = _NON_DIGIT.sub("", m.group(0))
         grouped = " " in m.group(0) or "-" in m.group(0)
         looks_like_card = grouped or bool(_CARD_PREFIX.match(digits))
         if looks_like_card and luhn_ok(digits) and not _hand_id_context(text, m.start()):
