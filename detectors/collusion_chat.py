@@ -13,6 +13,7 @@ import itertools
 import re
 import unicodedata
 from datetime import timedelta
+from functools import lru_cache
 
 from detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
 from detectors.findings import Category, Evidence, Finding, MeasureValue
@@ -37,26 +38,59 @@ _BOUNTY_COORD = re.compile(
     r"(?:same|usual)\s+plan|against\s+me|into\s+me|sandwich|squeeze|isolate|reraise|jam)\b"
 )
 _WORD = re.compile(r"[a-z0-9]+")
+# Necessary conditions, checked before any regex: every _SITOUT_ACT match contains "sit", and
+# every _BOUNTY_ACT match one of the words in `_has_bounty_hint` (most chat contains none).
+_SITOUT_HINT = "sit"
+
+
+def _has_bounty_hint(folded: str) -> bool:
+    # a chain of `in` (C substring search) is several times cheaper than a generator or regex
+    return (
+        "get" in folded
+        or "bet" in folded
+        or "take" in folded
+        or "bust" in folded
+        or "raise" in folded
+        or "check" in folded
+        or "target" in folded
+        or "knock" in folded
+        or "isolate" in folded
+        or "squeeze" in folded
+        or "sandwich" in folded
+        or "eliminate" in folded
+    )
 
 
 def fold_text(text: str) -> str:
     """Lower-case, strip accents and look-alike tricks that planners rarely bother with."""
+    if text.isascii():  # NFKD leaves ASCII as it is
+        return text.lower()
     normal = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return normal.lower().replace("\u2019", "'")
 
 
 def is_sitout_plan(text: str) -> bool:
     folded = fold_text(text)
+    if _SITOUT_HINT not in folded:
+        return False
     return bool(_SITOUT_ACT.search(folded) and _SITOUT_COORD.search(folded))
 
 
 def is_bounty_plan(text: str) -> bool:
     folded = fold_text(text)
+    if not _has_bounty_hint(folded):
+        return False
     return bool(_BOUNTY_ACT.search(folded) and _BOUNTY_COORD.search(folded))
 
 
 def name_keys(screen_name: str | None, player_id: str) -> set[str]:
     """The forms a player's name takes in someone else's message ("P-HAL" -> "phal", "hal")."""
+    return set(known_name_keys(screen_name, player_id))
+
+
+@lru_cache(maxsize=8192)
+def known_name_keys(screen_name: str | None, player_id: str) -> tuple[str, ...]:
+    """`name_keys`, memoised (a player's name comes with each of their messages), sorted."""
     keys: set[str] = set()
     for raw in (screen_name or "", player_id):
         folded = fold_text(raw)
@@ -64,7 +98,7 @@ def name_keys(screen_name: str | None, player_id: str) -> set[str]:
         if len(joined) >= 3:
             keys.add(joined)
         keys.update(w for w in _WORD.findall(folded) if len(w) >= 3 and not w.isdigit())
-    return keys
+    return tuple(sorted(keys))
 
 
 def mentioned_names(text: str) -> list[str]:

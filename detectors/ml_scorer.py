@@ -1,4 +1,4 @@
-"""Scores chat with the trained linear model, in numpy, a few microseconds a message.
+"""Scores chat with the trained linear model, a few microseconds a message.
 
 Why not scikit-learn at run time: its per-call input validation costs milliseconds a message,
 and unpickling a model file can run arbitrary code. The model is plain arrays (`np.load` with
@@ -6,10 +6,18 @@ and unpickling a model file can run arbitrary code. The model is plain arrays (`
 buckets, then the sigmoid calibration fitted at training time. Tweets and SMS are not poker
 chat, so each head only flags above a threshold chosen on held-out data for high precision, and
 the evidence names the words that pushed the score up.
+
+Why the hot path avoids numpy: a message touches 2-60 buckets, and each numpy call costs more
+than summing them in Python. At load the non-zero weight rows become Python float tuples; the
+sum runs row by row in the message's bucket order, exactly as numpy's axis-0 sum does, so the
+margins are bit-identical. Only the calibration of a message that can pass a threshold calls
+`np.exp` (its result differs from `math.exp` in the last bit), and evidence ties fall back to
+`np.argsort`. Verdicts are memoised per distinct text (table chat repeats a lot).
 """
 
 from __future__ import annotations
 
+import array
 import json
 from dataclasses import dataclass, field
 from functools import cache
@@ -22,12 +30,17 @@ import numpy.typing as npt
 
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import CATEGORIES, Category, Evidence, Finding, Severity
-from detectors.ml_features import N_FEATURES, buckets
+from detectors.ml_features import N_FEATURES, buckets, feature_ids, words
 from detectors.state import State
 
 MODEL_VERSION = "chat_scorer-1"
 # Toxic heads by precedence: one message gets at most one of these, the most severe.
 TOXIC_PRECEDENCE = ("hate", "abusive")
+_VERDICTS_MAX = 50_000
+
+
+# A text's distinct bucket count, and its probabilities if any head could flag it.
+Verdict = tuple[int, tuple[float, ...] | None]
 
 
 class ModelError(ValueError):
@@ -47,12 +60,103 @@ class LinearModel:
     # The margin below which a head's probability cannot reach its threshold (a slack of 1e-6
     # so rounding never hides a flag): p >= t  <=>  a*m + b <= log(1/t - 1), with a < 0.
     min_margins: npt.NDArray[np.float64] = field(init=False, repr=False)
+    # Pure-Python views for the hot path: the weights row-major as float32 (a bucket's weights
+    # share one cache line: the rows are read cold, so that beats a C-level gather per head),
+    # and the per-head numbers as floats.
+    flat: array.array[float] = field(init=False, repr=False)
+    _heads: tuple[tuple[float, float, float, float], ...] = field(init=False, repr=False)
+    threshold_values: tuple[float, ...] = field(init=False, repr=False)
+    version: str = field(init=False, repr=False)
+    _verdicts: dict[str, Verdict] = field(init=False, repr=False)
+    # The last text scored: its words, its features' buckets and the distinct buckets.
+    _last: list[Any] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not (self.cal_a < 0).all():
             raise ModelError("chat model: calibration must increase with the score")
         limits = (np.log(1.0 / self.thresholds - 1.0) - self.cal_b) / self.cal_a - 1e-6
         object.__setattr__(self, "min_margins", limits)
+        weights = np.ascontiguousarray(self.weights, dtype=np.float32)
+        object.__setattr__(self, "flat", array.array("f", weights.tobytes()))
+        per_head = zip(
+            self.intercepts.tolist(),
+            limits.tolist(),
+            self.cal_a.tolist(),
+            self.cal_b.tolist(),
+            strict=True,
+        )
+        object.__setattr__(self, "_heads", tuple(per_head))
+        object.__setattr__(self, "threshold_values", tuple(self.thresholds.tolist()))
+        object.__setattr__(self, "version", str(self.manifest.get("version")))
+        object.__setattr__(self, "_verdicts", {})
+        object.__setattr__(self, "_last", [None, [], [], []])
+
+    def verdict(self, text: str) -> Verdict:
+        """The bucket count, and calibrated probabilities only if some head can reach its
+        threshold (most messages are far below every one: no calibration for them)."""
+        known = self._verdicts.get(text)
+        if known is not None:
+            return known
+        entries = words(text)
+        raw = feature_ids(entries)
+        ids = raw if len(set(raw)) == len(raw) else list(dict.fromkeys(raw))
+        self._last[:] = [text, entries, raw, ids]
+        # Every bucket's row, added in bucket order: numpy's axis-0 sum, bit for bit.
+        flat, heads = self.flat, self._heads
+        if len(heads) == 3:
+            s0 = s1 = s2 = 0.0
+            for b in ids:
+                i = 3 * b
+                s0 += flat[i]
+                s1 += flat[i + 1]
+                s2 += flat[i + 2]
+            totals = [s0, s1, s2]
+        else:
+            totals = [0.0] * len(heads)
+            for b in ids:
+                for h in range(len(heads)):
+                    totals[h] += flat[len(heads) * b + h]
+        margins = [t + head[0] for t, head in zip(totals, heads, strict=True)]
+        reachable = False
+        for margin, head in zip(margins, heads, strict=True):
+            if margin >= head[1]:
+                reachable = True
+        probabilities = None
+        if reachable:
+            z = [m * head[2] + head[3] for m, head in zip(margins, self._heads, strict=True)]
+            probabilities = tuple([1.0 / (1.0 + e) for e in np.exp(z).tolist()])
+        verdict = (len(ids), probabilities)
+        if len(self._verdicts) >= _VERDICTS_MAX:
+            self._verdicts.clear()
+        self._verdicts[text] = verdict
+        return verdict
+
+    def top_features(self, text: str, head: int, count: int) -> list[str]:
+        """The words that pushed `head` up most, largest first, as numpy's argsort orders them."""
+        last_text, entries, raw, ids = self._last
+        if last_text != text:
+            entries = words(text)
+            raw = feature_ids(entries)
+            ids = list(dict.fromkeys(raw))
+        flat, heads = self.flat, len(self._heads)
+        weights = [flat[heads * b + head] for b in ids]
+        # stable, so equal weights keep bucket order; numpy's sort is not, hence the check
+        order = sorted(range(len(weights)), key=weights.__getitem__, reverse=True)
+        head_weights = [weights[j] for j in order[: count + 1] if weights[j] > 0]
+        if len(set(head_weights)) < len(head_weights):
+            # Equal weights (words seen only together in training) touch the top: ask numpy.
+            contributions = np.array(weights, dtype=np.float32)
+            order = np.argsort(-contributions)[:count].tolist()
+        chosen = [ids[j] for j in order[:count] if weights[j] > 0]
+        names = []
+        for bucket in chosen:
+            k = len(raw) - 1 - raw[::-1].index(bucket)  # a bucket is named by its last feature
+            if k < len(entries):
+                names.append(entries[k][0])
+            else:
+                k -= len(entries)
+                names.append(f"{entries[k][0]} {entries[k + 1][0]}")
+        return names
 
     def margins(self, indices: list[int]) -> tuple[npt.NDArray[np.float64], npt.NDArray[Any]]:
         """Linear scores per head, and the per-bucket contributions."""
@@ -117,6 +221,7 @@ def _model_at(model_dir: str) -> LinearModel:
 @dataclass(frozen=True, slots=True)
 class MlScorer:
     name: ClassVar[str] = "ml_scorer"
+    consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
     # Directory with chat_scorer.npz/.json; empty means the model shipped with railbird.
     model_dir: str = ""
     # Never flag below this probability, whatever the tuned threshold says.
@@ -124,47 +229,38 @@ class MlScorer:
     min_tokens: int = 2
     top_features: int = 3
 
+    def __post_init__(self) -> None:
+        self.model()  # load at start-up: a bad model fails here, not on the first message
+
     def model(self) -> LinearModel:
         return _model_at(self.model_dir)
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent) or event.kind != "text" or len(event.text) < 4:
             return []
-        found = buckets(event.text)
-        if len(found) < self.min_tokens:
-            return []
         model = self.model()
-        indices = list(found)
-        margin, rows = model.margins(indices)
-        # Most messages are far below every threshold: skip calibration for them.
-        if not (margin >= model.min_margins).any():
+        count, probs = model.verdict(event.text)
+        if probs is None or count < self.min_tokens:
             return []
-        probs = model.calibrate(margin)
-        over = (probs >= model.thresholds) & (probs >= self.min_probability)
-        if not over.any():
-            return []
-        chosen = [i for i, head in enumerate(model.heads) if over[i] and head == "spam"]
-        for head in TOXIC_PRECEDENCE:
-            if head in model.heads and over[model.heads.index(head)]:
-                chosen.append(model.heads.index(head))
-                break
-        features = [found[i] for i in indices]
-        return [
-            self._finding(event, model, i, float(probs[i]), rows[:, i], features) for i in chosen
+        heads = model.heads
+        over = [
+            p >= t and p >= self.min_probability
+            for p, t in zip(probs, model.threshold_values, strict=True)
         ]
+        if not any(over):
+            return []
+        chosen = [i for i, head in enumerate(heads) if over[i] and head == "spam"]
+        for head in TOXIC_PRECEDENCE:
+            if head in heads and over[heads.index(head)]:
+                chosen.append(heads.index(head))
+                break
+        return [self._finding(event, model, i, probs[i]) for i in chosen]
 
     def _finding(
-        self,
-        event: ChatEvent,
-        model: LinearModel,
-        head: int,
-        probability: float,
-        contributions: npt.NDArray[Any],
-        features: list[str],
+        self, event: ChatEvent, model: LinearModel, head: int, probability: float
     ) -> Finding:
-        order = np.argsort(-contributions)[: self.top_features]
-        top = [features[j][2:] for j in order if contributions[j] > 0]
-        threshold = float(model.thresholds[head])
+        top = model.top_features(event.text, head, self.top_features)
+        threshold = model.threshold_values[head]
         severity: Severity = "medium" if probability >= (1 + threshold) / 2 else "low"
         category = model.categories[head]
         return Finding(
@@ -189,7 +285,7 @@ class MlScorer:
                     "threshold": round(threshold, 4),
                     "head": model.heads[head],
                     "top_features": top,
-                    "model_version": str(model.manifest.get("version")),
+                    "model_version": model.version,
                 },
             ),
         )

@@ -1,0 +1,93 @@
+"""The planning-chat gates skip the regexes only for text that could never match them.
+
+`is_sitout_plan` and `is_bounty_plan` first look for a word every match must contain, and
+`fold_text` skips Unicode normalisation for ASCII. These tests compare the gated functions with
+the original ungated ones over every corpus row we have, plus look-alike and near-miss text.
+"""
+
+from __future__ import annotations
+
+import csv
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from detectors.collusion_chat import (
+    _BOUNTY_ACT,
+    _BOUNTY_COORD,
+    _SITOUT_ACT,
+    _SITOUT_COORD,
+    fold_text,
+    is_bounty_plan,
+    is_sitout_plan,
+    known_name_keys,
+    name_keys,
+)
+from tests.paths import DATA, REPO
+
+
+def _reference_fold(text: str) -> str:
+    normal = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return normal.lower().replace("\u2019", "'")
+
+
+def _rows(path: Path) -> list[str]:
+    if not path.exists():
+        return []
+    with path.open(encoding="utf-8", newline="") as handle:
+        return [row["text"] for row in csv.DictReader(handle)]
+
+
+PLANS = [
+    "lets both sit out now",
+    "sit out with me in 5",
+    "Let\u2019s sitout together",
+    "\uff33\uff29\uff34 \uff2f\uff35\uff34 together",  # fullwidth: NFKD folds it to ASCII
+    "s\u0131t out together",  # dotless i: dropped by the fold, so no "sit"
+    "take out hal together",
+    "i'll raise you and you shove on hal",
+    "\uff47\uff45\uff54 him, same plan",
+    "bu\u0301st him, same plan",  # combining accent
+    "don't bet, check it down if hal is all in",
+    "never raise into me",
+    "squeeze hal, jam",
+    "sitting out for dinner",
+    "i need a break, sitting out",
+    "gg all",
+]
+
+
+def test_gated_plans_equal_the_ungated_regexes_on_every_corpus_row() -> None:
+    texts = [
+        *PLANS,
+        *_rows(REPO / "tests" / "data" / "poker_chat.csv"),
+        *_rows(DATA / "davidson_train.csv"),
+        *_rows(DATA / "sms_spam_train.csv"),
+    ]
+    bounty = sitout = 0
+    for text in texts:
+        folded = _reference_fold(text)
+        assert fold_text(text) == folded, text
+        expected_sitout = bool(_SITOUT_ACT.search(folded) and _SITOUT_COORD.search(folded))
+        expected_bounty = bool(_BOUNTY_ACT.search(folded) and _BOUNTY_COORD.search(folded))
+        assert is_sitout_plan(text) == expected_sitout, text
+        assert is_bounty_plan(text) == expected_bounty, text
+        sitout += expected_sitout
+        bounty += expected_bounty
+    assert sitout >= 4 and bounty >= 6  # the comparison saw real plans, not only misses
+
+
+@pytest.mark.parametrize(
+    ("screen_name", "player_id", "keys"),
+    [
+        ("P-HAL", "p-hal", {"phal", "hal"}),
+        (None, "p-123", {"p123"}),
+        ("Ren\u00e9 M", "p-9", {"renem", "rene"}),
+    ],
+)
+def test_name_keys_are_memoised_without_changing_them(
+    screen_name: str | None, player_id: str, keys: set[str]
+) -> None:
+    assert name_keys(screen_name, player_id) == keys
+    assert known_name_keys(screen_name, player_id) == tuple(sorted(keys))
