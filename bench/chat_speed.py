@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from detectors.events import AnyEvent, ChatEvent, event_from_dict
 from detectors.registry import build_detectors
+from railbird.gc_tuning import tune_for_streaming
 from rules.pipeline import Pipeline
 from sim.config import SimConfig
 from sim.run import simulate
@@ -228,6 +229,7 @@ def section(
     chain = Pipeline(build_detectors())
     lexical = Pipeline(build_detectors(only=_LEXICAL))
     warm_up([chain, lexical])
+    tune_for_streaming()  # what `railbird scan` and `railbird run` do once built
     lines = [f"### {title}", "", *_HEADER]
     chain_line, chain_rate = summary(
         f"railbird chain, {len(chain.detectors)} detectors (Pipeline.process)", run_chain(chain)

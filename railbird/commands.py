@@ -12,6 +12,7 @@ from ingest.decode import Rejected
 from ingest.jsonl_source import read_jsonl
 from ingest.scan import scan_records
 from ingest.store_writer import StoreWriter
+from railbird.gc_tuning import tune_for_streaming
 from rules.pipeline import Pipeline
 from store.database import make_engine, migrate
 from store.settings import StoreSettings
@@ -31,6 +32,7 @@ def scan(args: argparse.Namespace) -> int:
         migrate(engine)
         writer = StoreWriter(engine)
     pipeline = Pipeline(build_detectors())
+    tune_for_streaming()
     with ExitStack() as stack:
         flags_out: IO[bytes] = (
             stack.enter_context(args.out.open("wb")) if args.out else sys.stdout.buffer
