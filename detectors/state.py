@@ -34,34 +34,60 @@ class State(Protocol):
     def pop(self, key: StateKey) -> Any: ...
 
 
-class TtlState:
-    """A dict whose entries expire `ttl` after their last `put`, in event time."""
+class EventClock:
+    """The newest event time seen, shared by every state of one pipeline.
 
-    __slots__ = ("_counter", "_entries", "_heap", "_now", "max_entries_seen")
+    Why shared: the pipeline moves one clock per event instead of calling `advance` on each
+    detector's state (sixteen calls a chat message were a fifth of the chain's own cost).
+    """
+
+    __slots__ = ("now",)
 
     def __init__(self) -> None:
+        self.now = _EPOCH
+
+    def advance(self, now: datetime) -> None:
+        if now > self.now:
+            self.now = now
+
+
+class TtlState:
+    """A dict whose entries expire `ttl` after their last `put`, in event time.
+
+    Expiry is exact for readers (`get` and `pop` never return an expired value) and lazy for
+    memory: expired entries are swept when the state is written to (`put`), measured (`len`)
+    or advanced, so a state that is only read costs nothing to keep current.
+    """
+
+    __slots__ = ("_clock", "_counter", "_entries", "_heap", "max_entries_seen")
+
+    def __init__(self, clock: EventClock | None = None) -> None:
         self._entries: dict[StateKey, tuple[datetime, Any]] = {}
         self._heap: list[tuple[datetime, int, StateKey]] = []
-        self._now = _EPOCH
+        self._clock = clock if clock is not None else EventClock()
         self._counter = itertools.count()
         self.max_entries_seen = 0
 
     @property
     def now(self) -> datetime:
-        return self._now
+        return self._clock.now
 
     def __len__(self) -> int:
+        self._sweep()
         return len(self._entries)
 
     def advance(self, now: datetime) -> None:
         """Move event time forward (never back) and drop what has expired."""
-        if now > self._now:
-            self._now = now
+        self._clock.advance(now)
+        self._sweep()
+
+    def _sweep(self) -> None:
         heap = self._heap
-        if not heap or heap[0][0] > self._now:  # the usual case: nothing has expired yet
+        now = self._clock.now
+        if not heap or heap[0][0] > now:  # the usual case: nothing has expired yet
             return
         entries = self._entries
-        while heap and heap[0][0] <= self._now:
+        while heap and heap[0][0] <= now:
             expires, _, key = heapq.heappop(heap)
             current = entries.get(key)
             if current is not None and current[0] == expires:
@@ -69,12 +95,13 @@ class TtlState:
 
     def get(self, key: StateKey, default: Any = None) -> Any:
         entry = self._entries.get(key)
-        if entry is None or entry[0] <= self._now:
+        if entry is None or entry[0] <= self._clock.now:
             return default
         return entry[1]
 
     def put(self, key: StateKey, value: Any, ttl: timedelta) -> None:
-        expires = self._now + ttl
+        self._sweep()
+        expires = self._clock.now + ttl
         self._entries[key] = (expires, value)
         heapq.heappush(self._heap, (expires, next(self._counter), key))
         if len(self._heap) > 4 * len(self._entries) + 1024:
@@ -84,7 +111,9 @@ class TtlState:
 
     def pop(self, key: StateKey) -> Any:
         entry = self._entries.pop(key, None)
-        return None if entry is None else entry[1]
+        if entry is None or entry[0] <= self._clock.now:
+            return None
+        return entry[1]
 
     def drop_routing_keys(self, routing_keys: Iterable[Hashable]) -> int:
         """Forget every entry whose routing key is given (partitions revoked in a rebalance)."""

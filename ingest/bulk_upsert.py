@@ -5,17 +5,21 @@ Why: a Kafka worker writes every chat line it sees. SQLAlchemy Core's executeman
 processes a parameter dict per row (about half the cost of storing a chat line on SQLite). Here
 the INSERT ... ON CONFLICT is compiled once per (engine dialect, table, columns), and each row
 goes through the same bind processors SQLAlchemy itself would apply, straight to the driver's
-executemany, so the stored values are identical to `ingest.upsert.upsert`'s.
+executemany, so the stored values are identical to `ingest.upsert.upsert`'s. One processor is
+swapped for a faster equivalent: SQLite's DATETIME formatting (a dict and a %-format per value,
+~5 µs, the dearest part of a chat row after the insert itself) becomes one `isoformat` call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Dialect, Table
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.sqlite.base import DATETIME as SQLITE_DATETIME
 from sqlalchemy.sql.dml import Insert
 
 from ingest.upsert import upsert
@@ -63,8 +67,11 @@ def _compile(
         return None  # defaults or expressions bound: leave it to SQLAlchemy
     processors: list[Processor] = []
     for name in names:
-        bind_type = compiled.binds[name].type
-        processors.append(bind_type.dialect_impl(dialect).bind_processor(dialect))
+        impl = compiled.binds[name].type.dialect_impl(dialect)
+        processor: Processor = impl.bind_processor(dialect)
+        if isinstance(impl, SQLITE_DATETIME) and processor is not None:
+            processor = _fast_sqlite_datetime(impl, processor)
+        processors.append(processor)
     return _Compiled(
         sql=compiled.string,
         names=names,
@@ -72,6 +79,26 @@ def _compile(
         none_values=tuple(None if p is None else p(None) for p in processors),
         positional=compiled.positional,
     )
+
+
+# SQLAlchemy's default SQLite DATETIME storage format (microseconds always written).
+_SQLITE_DEFAULT_FORMAT = (
+    "%(year)04d-%(month)02d-%(day)02d %(hour)02d:%(minute)02d:%(second)02d.%(microsecond)06d"
+)
+
+
+def _fast_sqlite_datetime(impl: SQLITE_DATETIME, slow: Callable[[Any], Any]) -> Processor:
+    """`slow`'s output for a datetime, from `isoformat` (the same 26 characters: the year is
+    always 4 digits, microseconds always 6, the offset dropped like SQLAlchemy drops it)."""
+    if getattr(impl, "_storage_format", None) != _SQLITE_DEFAULT_FORMAT:
+        return slow
+
+    def process(value: Any) -> Any:
+        if type(value) is datetime:
+            return value.isoformat(" ", "microseconds")[:26]
+        return slow(value)
+
+    return process
 
 
 def bulk_upsert(

@@ -41,6 +41,7 @@ class Pending:
     offset: int = field(compare=False)
     item: AnyEvent | Rejected = field(compare=False)
     key: bytes | None = field(compare=False)
+    value: bytes = field(compare=False, default=b"")  # the raw record, for the store process
 
 
 def pending(
@@ -51,9 +52,11 @@ def pending(
     *,
     seq: int | None,
     topic_rank: int,
+    value: bytes = b"",
 ) -> Pending:
     when = _NO_TIME if isinstance(item, Rejected) else item.time
-    return Pending((when, -1 if seq is None else seq, topic_rank, offset), tp, offset, item, key)
+    sort_key = (when, -1 if seq is None else seq, topic_rank, offset)
+    return Pending(sort_key, tp, offset, item, key, value)
 
 
 class EventTimeMerge:

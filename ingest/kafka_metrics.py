@@ -11,6 +11,7 @@ import logging
 import threading
 import time
 from collections import Counter
+from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 log = logging.getLogger(__name__)
@@ -19,7 +20,8 @@ TopicPartition = tuple[str, int]
 
 
 class WorkerMetrics:
-    def __init__(self) -> None:
+    def __init__(self, stage: str = "") -> None:
+        self.stage = stage  # a label on every sample, and the log line's prefix
         self._lock = threading.Lock()
         self.records: Counter[str] = Counter()  # consumed and processed, by topic
         self.replayed: Counter[str] = Counter()  # re-read to rebuild state, outputs discarded
@@ -87,7 +89,8 @@ class WorkerMetrics:
             flags, replayed = self.flags, sum(self.replayed.values())
         self._last_log, self._last_log_events = now, events
         log.info(
-            "kafka worker: %d records (%.0f/s), lag %d, %d flags, %d dead letters, %d replayed",
+            "kafka worker%s: %d records (%.0f/s), lag %d, %d flags, %d dead letters, %d replayed",
+            f" ({self.stage} stage)" if self.stage else "",
             events,
             rate,
             lag,
@@ -108,67 +111,73 @@ class WorkerMetrics:
                 f"({self.commit_failures} failed)"
             )
 
-    def render(self) -> str:
-        """The Prometheus text exposition format (version 0.0.4)."""
+    def samples(self) -> list[tuple[str, str, list[tuple[str, float | int | None]]]]:
+        """(metric, type, [(labels, value)]) for every metric, read under the lock."""
         with self._lock:
-            lines = [
-                "# TYPE railbird_kafka_records_total counter",
-                *(
-                    f'railbird_kafka_records_total{{topic="{t}"}} {n}'
-                    for t, n in sorted(self.records.items())
+            return [
+                ("records_total", "counter", _by("topic", self.records)),
+                ("replayed_records_total", "counter", _by("topic", self.replayed)),
+                ("dead_letters_total", "counter", _by("topic", self.dead_letters)),
+                (
+                    "consumer_lag",
+                    "gauge",
+                    [(f'topic="{t}",partition="{p}"', n) for (t, p), n in sorted(self.lag.items())],
                 ),
-                "# TYPE railbird_kafka_replayed_records_total counter",
-                *(
-                    f'railbird_kafka_replayed_records_total{{topic="{t}"}} {n}'
-                    for t, n in sorted(self.replayed.items())
-                ),
-                "# TYPE railbird_kafka_dead_letters_total counter",
-                *(
-                    f'railbird_kafka_dead_letters_total{{topic="{t}"}} {n}'
-                    for t, n in sorted(self.dead_letters.items())
-                ),
-                "# TYPE railbird_kafka_consumer_lag gauge",
-                *(
-                    f'railbird_kafka_consumer_lag{{topic="{t}",partition="{p}"}} '
-                    f"{'NaN' if n is None else n}"
-                    for (t, p), n in sorted(self.lag.items())
-                ),
-                "# TYPE railbird_kafka_detector_errors_total counter",
-                *(
-                    f'railbird_kafka_detector_errors_total{{detector="{d}"}} {n}'
-                    for d, n in sorted(self.detector_errors.items())
-                ),
-                "# TYPE railbird_kafka_flags_total counter",
-                f"railbird_kafka_flags_total {self.flags}",
-                "# TYPE railbird_kafka_actions_total counter",
-                f"railbird_kafka_actions_total {self.actions}",
-                "# TYPE railbird_kafka_batches_total counter",
-                f"railbird_kafka_batches_total {self.batches}",
-                "# TYPE railbird_kafka_commits_total counter",
-                f"railbird_kafka_commits_total {self.commits}",
-                "# TYPE railbird_kafka_commit_failures_total counter",
-                f"railbird_kafka_commit_failures_total {self.commit_failures}",
-                "# TYPE railbird_kafka_rebalances_total counter",
-                f"railbird_kafka_rebalances_total {self.rebalances}",
-                "# TYPE railbird_kafka_buffered_records gauge",
-                f"railbird_kafka_buffered_records {self.buffered}",
-                "# TYPE railbird_kafka_last_batch_seconds gauge",
-                f"railbird_kafka_last_batch_seconds {self.last_batch_seconds:.6f}",
-                "# TYPE railbird_kafka_uptime_seconds gauge",
-                f"railbird_kafka_uptime_seconds {time.monotonic() - self.started:.3f}",
+                ("detector_errors_total", "counter", _by("detector", self.detector_errors)),
+                ("flags_total", "counter", [("", self.flags)]),
+                ("actions_total", "counter", [("", self.actions)]),
+                ("batches_total", "counter", [("", self.batches)]),
+                ("commits_total", "counter", [("", self.commits)]),
+                ("commit_failures_total", "counter", [("", self.commit_failures)]),
+                ("rebalances_total", "counter", [("", self.rebalances)]),
+                ("buffered_records", "gauge", [("", self.buffered)]),
+                ("last_batch_seconds", "gauge", [("", round(self.last_batch_seconds, 6))]),
+                ("uptime_seconds", "gauge", [("", round(time.monotonic() - self.started, 3))]),
             ]
-        return "\n".join(lines) + "\n"
+
+    def render(self) -> str:
+        return render_metrics([self])
 
 
-def serve_metrics(metrics: WorkerMetrics, host: str, port: int) -> ThreadingHTTPServer:
+def _by(label: str, counts: Counter[str]) -> list[tuple[str, float | int | None]]:
+    return [(f'{label}="{key}"', n) for key, n in sorted(counts.items())]
+
+
+def render_metrics(stages: Sequence[WorkerMetrics]) -> str:
+    """The Prometheus text exposition format (version 0.0.4), every sample labelled with its
+    stage when the worker has one (`railbird run` runs a tables and a site stage)."""
+    families: dict[str, tuple[str, list[str]]] = {}
+    for metrics in stages:
+        stage = f'stage="{metrics.stage}"' if metrics.stage else ""
+        for name, kind, samples in metrics.samples():
+            lines = families.setdefault(name, (kind, []))[1]
+            for labels, value in samples:
+                joined = ",".join(x for x in (stage, labels) if x)
+                shown = "NaN" if value is None else value
+                lines.append(
+                    f"railbird_kafka_{name}{{{joined}}} {shown}"
+                    if joined
+                    else f"railbird_kafka_{name} {shown}"
+                )
+    out: list[str] = []
+    for name, (kind, lines) in families.items():
+        out.append(f"# TYPE railbird_kafka_{name} {kind}")
+        out.extend(lines)
+    return "\n".join(out) + "\n"
+
+
+def serve_metrics(
+    metrics: WorkerMetrics | Sequence[WorkerMetrics], host: str, port: int
+) -> ThreadingHTTPServer:
     """Start `/metrics` on a daemon thread; the caller shuts the server down."""
+    stages = [metrics] if isinstance(metrics, WorkerMetrics) else list(metrics)
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             if self.path.split("?")[0] != "/metrics":
                 self.send_error(404)
                 return
-            body = metrics.render().encode()
+            body = render_metrics(stages).encode()
             self.send_response(200)
             self.send_header("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))

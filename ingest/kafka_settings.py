@@ -6,6 +6,8 @@ subprocess at a fresh broker, topic set or consumer group through its environmen
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -16,6 +18,10 @@ class KafkaSettings(BaseSettings):
     bootstrap_servers: str = "127.0.0.1:9092"
     group_id: str = "railbird"
     client_id: str = "railbird"
+    # Which stages this process runs (see `kafka_stages`): "tables" (the table-scoped detectors,
+    # partitions shared by every worker of `group_id`), "site" (the site-scoped ones, every
+    # partition with one member of `<group_id>-site`, the others on standby), or both.
+    stage: Literal["all", "tables", "site"] = "all"
 
     chat_topic: str = "chat.messages"
     table_topic: str = "poker.table-events"
@@ -53,6 +59,10 @@ class KafkaSettings(BaseSettings):
     linger_ms: int = Field(default=5, ge=0)
     batch_bytes: int = Field(default=262144, ge=1024)
     compression: str = "auto"  # auto = lz4 when the lz4 package is installed, else none
+
+    @property
+    def site_group_id(self) -> str:
+        return f"{self.group_id}-site"
 
     @property
     def input_topics(self) -> tuple[str, str, str]:

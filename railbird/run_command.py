@@ -10,11 +10,18 @@ import threading
 from types import FrameType
 
 from detectors.registry import DETECTOR_TYPES, build_detectors
-from ingest.kafka_clients import TopicLayoutError, check_copartitioned, make_consumer, make_producer
+from ingest.kafka_clients import (
+    TopicLayoutError,
+    check_copartitioned,
+    make_consumer,
+    make_producer,
+    warm_up,
+)
 from ingest.kafka_metrics import WorkerMetrics, serve_metrics
 from ingest.kafka_settings import KafkaSettings
 from ingest.kafka_worker import KafkaWorker
-from ingest.store_writer import StoreWriter
+from ingest.store_process import StoreProcess
+from railbird.gc_tuning import tune_for_streaming
 from rules.pipeline import Pipeline
 from store.database import make_engine, migrate
 from store.settings import StoreSettings
@@ -31,19 +38,25 @@ def run_worker(args: argparse.Namespace) -> int:
         return 2
     if getattr(args, "metrics_port", None) is not None:
         settings.metrics_port = args.metrics_port
-    writer = None
+    store = None
     if not getattr(args, "no_store", False):
-        engine = make_engine(StoreSettings().database_url)
+        database_url = StoreSettings().database_url
+        engine = make_engine(database_url)
         migrate(engine)
-        writer = StoreWriter(engine)
+        engine.dispose()
+        # The store writes in its own process, off the worker's core (see ingest.store_process).
+        store = StoreProcess(database_url)
     consumer = make_consumer(settings)
     try:
         partitions = check_copartitioned(consumer, settings.input_topics)
     except TopicLayoutError as exc:
         consumer.close()
+        if store is not None:
+            store.close()
         print(f"railbird run: {exc}", file=sys.stderr)  # noqa: T201
         return 2
     producer = make_producer(settings)
+    warm_up(producer, (settings.flags_topic, settings.actions_topic))
     metrics = WorkerMetrics()
     server = (
         serve_metrics(metrics, settings.metrics_host, settings.metrics_port)
@@ -63,9 +76,10 @@ def run_worker(args: argparse.Namespace) -> int:
         Pipeline(build_detectors(only=only)),
         consumer,
         producer,
-        writer,
+        store,
         metrics,
     )
+    tune_for_streaming()
     log.info(
         "railbird run: group %s, %d partitions per topic, %s",
         settings.group_id,
@@ -75,6 +89,8 @@ def run_worker(args: argparse.Namespace) -> int:
     try:
         worker.run(stop, exit_when_idle=getattr(args, "exit_when_idle", None))
     finally:
+        if store is not None:
+            store.close()  # also after a failure: the child must not outlive the worker
         producer.flush()
         producer.close()
         consumer.close(autocommit=False)

@@ -16,7 +16,7 @@ from datetime import timedelta
 from detectors.detector import EVENT_TYPES, Detector, consumed_types
 from detectors.events import AnyEvent
 from detectors.findings import SEVERITY_RANK
-from detectors.state import TtlState
+from detectors.state import EventClock, TtlState
 from rules.actions import Action
 from rules.flags import Flag
 from rules.policy import RuleBook
@@ -53,7 +53,9 @@ class Pipeline:
             raise ValueError(f"detector names must be unique: {names}")
         self.detectors = tuple(detectors)
         self.rulebook = rulebook if rulebook is not None else RuleBook()
-        self.states: dict[str, TtlState] = {d.name: TtlState() for d in detectors}
+        # One event clock for every detector's state: moved once per event, not per detector.
+        self.clock = EventClock()
+        self.states: dict[str, TtlState] = {d.name: TtlState(self.clock) for d in detectors}
         self._emitted = TtlState()
         self.metrics = PipelineMetrics()
         # Per event type, the detectors that read it, each beside its state: the loop below is
@@ -61,7 +63,7 @@ class Pipeline:
         # Bound methods are looked up once here rather than twice per detector per event.
         self._runs = {
             kind: tuple(
-                (d.detect, self.states[d.name].advance, self.states[d.name], d.name)
+                (d.detect, self.states[d.name], d.name)
                 for d in self.detectors
                 if kind in consumed_types(d)
             )
@@ -72,8 +74,9 @@ class Pipeline:
         now = event.time
         self.metrics.events[event.type] += 1
         flags: list[Flag] = []
-        for detect, advance, state, name in self._runs[event.type]:
-            advance(now)
+        if now > self.clock.now:
+            self.clock.now = now
+        for detect, state, name in self._runs[event.type]:
             try:
                 findings = detect(event, state)
             except Exception:

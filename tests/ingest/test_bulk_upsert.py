@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import sqlite3
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import Engine, Table
 
 from detectors.findings import Evidence, Finding, Severity
-from ingest.bulk_upsert import bulk_upsert
+from ingest.bulk_upsert import _compile, bulk_upsert
 from ingest.store_writer import FLAG_UPDATABLE, _chat_row, _table_row, action_row, flag_row
 from ingest.upsert import upsert
 from rules.actions import Action
@@ -103,3 +104,25 @@ def test_a_rising_severity_updates_the_stored_flag(tmp_path: Path) -> None:
         rows = conn.execute(schema.flags.select()).all()
     engine.dispose()
     assert [(r.severity, r.score) for r in rows] == [("high", 0.9)]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        datetime(2026, 11, 29, 20, 15, 3, 120000, tzinfo=UTC),
+        datetime(2026, 11, 29, 20, 15, 3, tzinfo=UTC),  # no microseconds: still written
+        datetime(2026, 1, 2, 3, 4, 5, 6, tzinfo=timezone(timedelta(hours=-5))),  # offset dropped
+        datetime(999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),  # year padded to 4 digits
+        datetime(2026, 11, 29, 20, 15, 3, 1, tzinfo=UTC).replace(tzinfo=None),  # naive
+    ],
+)
+def test_the_fast_sqlite_datetime_writes_what_sqlalchemy_writes(value: datetime) -> None:
+    dialect = make_engine("sqlite://").dialect
+    impl = schema.chat_messages.c.ts.type.dialect_impl(dialect)
+    slow = impl.bind_processor(dialect)
+    columns = tuple(schema.chat_messages.c.keys())
+    fast = _compile(dialect, schema.chat_messages, columns, ["message_id"], ())
+    assert slow is not None and fast is not None
+    processor = fast.processors[fast.names.index("ts")]
+    assert processor is not None and processor is not slow  # the fast one is in use
+    assert processor(value) == slow(value)

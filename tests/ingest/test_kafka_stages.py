@@ -1,0 +1,110 @@
+"""How `railbird run` splits the detectors into its two stages, and labels their metrics."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from typing import ClassVar
+
+import pytest
+
+from detectors.detector import detector_scope
+from detectors.events import AnyEvent
+from detectors.findings import Finding
+from detectors.registry import DETECTOR_TYPES, build_detectors
+from detectors.state import State
+from ingest.kafka_metrics import WorkerMetrics, render_metrics
+from ingest.kafka_stages import chosen_stages, has_joined, run_in_threads, stage_detectors
+
+
+def test_the_site_stage_runs_exactly_the_detectors_whose_state_spans_tables() -> None:
+    detectors = build_detectors()
+    site = {d.name for d in stage_detectors(detectors, "site")}
+    tables = {d.name for d in stage_detectors(detectors, "tables")}
+    assert site == {"coordinated_sit_out", "bounty_collusion", "in_hand_influence"}
+    assert tables == {t.name for t in DETECTOR_TYPES} - site  # every detector in one stage
+
+
+class _Odd:
+    name: ClassVar[str] = "odd"
+    scope: ClassVar[str] = "galaxy"
+
+    def detect(self, event: AnyEvent, state: State) -> list[Finding]:
+        return []
+
+
+def test_an_unknown_scope_is_refused() -> None:
+    with pytest.raises(ValueError, match="galaxy"):
+        detector_scope(_Odd())
+
+
+@pytest.mark.parametrize(
+    ("choice", "stages"),
+    [("all", ("tables", "site")), ("tables", ("tables",)), ("site", ("site",))],
+)
+def test_stage_choice(choice: str, stages: tuple[str, ...]) -> None:
+    assert chosen_stages(choice) == stages
+
+
+def test_an_unknown_stage_is_refused() -> None:
+    with pytest.raises(ValueError, match="tables, site or all"):
+        chosen_stages("everything")
+
+
+class _Coordinator:
+    def __init__(self, stable: object) -> None:
+        self.stable = stable
+
+    def generation_if_stable(self) -> object:
+        return self.stable
+
+
+class _Consumer:
+    def __init__(self, stable: object) -> None:
+        self._coordinator = _Coordinator(stable)
+
+
+def test_joined_means_a_stable_generation() -> None:
+    assert has_joined(_Consumer(object()))
+    assert not has_joined(_Consumer(None))  # still joining
+    assert not has_joined(object())  # not a kafka-python consumer: never claims it
+
+
+def test_one_failing_stage_stops_the_other_and_its_error_is_raised() -> None:
+    stop = threading.Event()
+    finished: list[str] = []
+
+    def fails() -> None:
+        raise RuntimeError("store write failed")
+
+    def runs_until_stopped() -> None:
+        assert stop.wait(10)
+        finished.append("tables")
+
+    with pytest.raises(RuntimeError, match="store write failed"):
+        run_in_threads({"site": fails, "tables": runs_until_stopped}, stop)
+    assert finished == ["tables"]
+
+
+def test_metrics_carry_the_stage_label_and_one_type_line_per_metric() -> None:
+    tables, site = WorkerMetrics("tables"), WorkerMetrics("site")
+    tables.batch_done(
+        records=Counter({"chat": 7}),
+        replayed=Counter(),
+        dead_letters=Counter(),
+        flags=2,
+        actions=1,
+        seconds=0.01,
+        lag={("chat", 0): 3, ("chat", 1): None},
+        buffered=0,
+        detector_errors=Counter(),
+    )
+    text = render_metrics([tables, site])
+    lines = text.splitlines()
+    assert 'railbird_kafka_records_total{stage="tables",topic="chat"} 7' in lines
+    assert 'railbird_kafka_consumer_lag{stage="tables",topic="chat",partition="0"} 3' in lines
+    assert 'railbird_kafka_consumer_lag{stage="tables",topic="chat",partition="1"} NaN' in lines
+    assert 'railbird_kafka_flags_total{stage="site"} 0' in lines
+    assert lines.count("# TYPE railbird_kafka_flags_total counter") == 1
+    # A worker without a stage renders as before: no label.
+    assert "railbird_kafka_flags_total 0" in WorkerMetrics().render().splitlines()
