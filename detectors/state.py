@@ -62,7 +62,8 @@ class TtlState:
     __slots__ = ("_clock", "_counter", "_entries", "_heap", "max_entries_seen")
 
     def __init__(self, clock: EventClock | None = None) -> None:
-        self._entries: dict[StateKey, tuple[datetime, Any]] = {}
+        # key -> (expires, value, when its reminder in the heap is due)
+        self._entries: dict[StateKey, tuple[datetime, Any, datetime]] = {}
         self._heap: list[tuple[datetime, int, StateKey]] = []
         self._clock = clock if clock is not None else EventClock()
         self._counter = itertools.count()
@@ -88,10 +89,15 @@ class TtlState:
             return
         entries = self._entries
         while heap and heap[0][0] <= now:
-            expires, _, key = heapq.heappop(heap)
-            current = entries.get(key)
-            if current is not None and current[0] == expires:
+            due, _, key = heapq.heappop(heap)
+            entry = entries.get(key)
+            if entry is None or entry[2] != due:
+                continue  # dropped, popped, or rescheduled since: a stale reminder
+            if entry[0] <= now:
                 del entries[key]
+            else:  # refreshed by a later put: remind again when the new expiry comes
+                entries[key] = (entry[0], entry[1], entry[0])
+                heapq.heappush(heap, (entry[0], next(self._counter), key))
 
     def get(self, key: StateKey, default: Any = None) -> Any:
         entry = self._entries.get(key)
@@ -102,12 +108,19 @@ class TtlState:
     def put(self, key: StateKey, value: Any, ttl: timedelta) -> None:
         self._sweep()
         expires = self._clock.now + ttl
-        self._entries[key] = (expires, value)
+        entries = self._entries
+        previous = entries.get(key)
+        if previous is not None and previous[2] <= expires:
+            # Refreshing a live key: its reminder fires first and reschedules, so the heap
+            # keeps about one item per key instead of one per put (no compaction pauses).
+            entries[key] = (expires, value, previous[2])
+            return
+        entries[key] = (expires, value, expires)
         heapq.heappush(self._heap, (expires, next(self._counter), key))
-        if len(self._heap) > 4 * len(self._entries) + 1024:
+        if len(self._heap) > 4 * len(entries) + 1024:
             self._compact()
-        if len(self._entries) > self.max_entries_seen:
-            self.max_entries_seen = len(self._entries)
+        if len(entries) > self.max_entries_seen:
+            self.max_entries_seen = len(entries)
 
     def pop(self, key: StateKey) -> Any:
         entry = self._entries.pop(key, None)
@@ -127,6 +140,9 @@ class TtlState:
         return len(doomed)
 
     def _compact(self) -> None:
-        """Rebuild the heap from live entries so superseded expiries don't pile up."""
-        self._heap = [(exp, next(self._counter), key) for key, (exp, _) in self._entries.items()]
+        """Rebuild the heap from live entries so stale reminders don't pile up."""
+        entries = self._entries
+        for key, (expires, value, _) in list(entries.items()):
+            entries[key] = (expires, value, expires)
+        self._heap = [(exp, next(self._counter), key) for key, (exp, _, _) in entries.items()]
         heapq.heapify(self._heap)
