@@ -106,8 +106,11 @@ class TtlState:
         return entry[1]
 
     def put(self, key: StateKey, value: Any, ttl: timedelta) -> None:
-        self._sweep()
-        expires = self._clock.now + ttl
+        now = self._clock.now
+        heap = self._heap
+        if heap and heap[0][0] <= now:  # `_sweep`'s own first test, without the call
+            self._sweep()
+        expires = now + ttl
         entries = self._entries
         previous = entries.get(key)
         if previous is not None and previous[2] <= expires:
@@ -116,8 +119,8 @@ class TtlState:
             entries[key] = (expires, value, previous[2])
             return
         entries[key] = (expires, value, expires)
-        heapq.heappush(self._heap, (expires, next(self._counter), key))
-        if len(self._heap) > 4 * len(entries) + 1024:
+        heapq.heappush(heap, (expires, next(self._counter), key))
+        if len(heap) > 4 * len(entries) + 1024:
             self._compact()
         if len(entries) > self.max_entries_seen:
             self.max_entries_seen = len(entries)
