@@ -8,15 +8,12 @@ minimal line per pattern family and seeded random lines built from poker tokens.
 
 from __future__ import annotations
 
-import csv
 import random
 
 import pytest
 
 from detectors.card_talk import could_be_poker, parse
-from sim.config import SimConfig
-from sim.run import simulate
-from tests.paths import DATA, REPO
+from tests.corpora import mixed_chat
 
 _SAMPLE = 4000
 _TOKENS = (
@@ -28,17 +25,8 @@ _TOKENS = (
 
 
 def _corpus() -> list[str]:
-    with (REPO / "tests" / "data" / "poker_chat.csv").open(encoding="utf-8", newline="") as f:
-        texts = [row["text"] for row in csv.DictReader(f)]
-    config = SimConfig(seed=6, tournaments=1, cash_tables=2, hours=0.5, violation_scale=5.0)
-    texts += [r["text"] for k, r in simulate(config) if k == "event" and r.get("text")]
+    texts = mixed_chat(seed=8, sim_seed=6, shared_sample=_SAMPLE)
     rng = random.Random(8)
-    for name in ("davidson_train.csv", "sms_spam_train.csv"):
-        path = DATA / name
-        if path.exists():
-            with path.open(encoding="utf-8", newline="") as f:
-                rows = [row["text"] for row in csv.DictReader(f)]
-            texts += rng.sample(rows, min(_SAMPLE, len(rows)))
     for _ in range(4000):
         words = rng.choices(_TOKENS, k=rng.randint(1, 6))
         texts.append(rng.choice(["", " "]).join(words))

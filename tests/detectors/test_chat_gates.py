@@ -11,12 +11,10 @@ masks and separators.
 from __future__ import annotations
 
 import ast
-import csv
 import random
 import re
 from collections.abc import Callable, Iterator
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -34,6 +32,7 @@ from detectors.text_normalise import normalise
 from sim.config import SimConfig
 from sim.run import simulate
 from tests.builders import chat
+from tests.corpora import POKER_CHAT, csv_texts
 from tests.paths import DATA, REPO
 
 _ODD = [
@@ -102,13 +101,6 @@ _PHRASES = _split(
 )
 
 
-def _csv_texts(path: Path, limit: int) -> list[str]:
-    if not path.exists():
-        return []
-    with path.open(encoding="utf-8", newline="") as handle:
-        return [row["text"] for row in csv.DictReader(handle)][:limit]
-
-
 def _test_literals() -> list[str]:
     """Every string written in the repository's tests: the phrasings people thought of."""
     found: list[str] = []
@@ -153,9 +145,9 @@ def _mutations(text: str, rng: random.Random) -> Iterator[str]:
 @cache
 def corpus() -> tuple[str, ...]:
     rng = random.Random(11)
-    poker = _csv_texts(REPO / "tests" / "data" / "poker_chat.csv", 100_000)
-    tweets = _csv_texts(DATA / "davidson_train.csv", 4000)
-    sms = _csv_texts(DATA / "sms_spam_train.csv", 2000)
+    poker = csv_texts(POKER_CHAT)
+    tweets = csv_texts(DATA / "davidson_train.csv", 4000)
+    sms = csv_texts(DATA / "sms_spam_train.csv", 2000)
     seeds = [*_PHRASES, *_test_literals(), *poker, *_simulated_chat()]
     texts = [*seeds, *tweets, *sms]
     for text in [*seeds, *rng.sample(tweets, min(400, len(tweets)))]:

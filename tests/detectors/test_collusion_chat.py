@@ -7,9 +7,7 @@ the original ungated ones over every corpus row we have, plus look-alike and nea
 
 from __future__ import annotations
 
-import csv
 import unicodedata
-from pathlib import Path
 
 import pytest
 
@@ -24,19 +22,13 @@ from detectors.collusion_chat import (
     known_name_keys,
     name_keys,
 )
-from tests.paths import DATA, REPO
+from tests.corpora import POKER_CHAT, csv_texts
+from tests.paths import DATA
 
 
 def _reference_fold(text: str) -> str:
     normal = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return normal.lower().replace("\u2019", "'")
-
-
-def _rows(path: Path) -> list[str]:
-    if not path.exists():
-        return []
-    with path.open(encoding="utf-8", newline="") as handle:
-        return [row["text"] for row in csv.DictReader(handle)]
 
 
 PLANS = [
@@ -61,9 +53,9 @@ PLANS = [
 def test_gated_plans_equal_the_ungated_regexes_on_every_corpus_row() -> None:
     texts = [
         *PLANS,
-        *_rows(REPO / "tests" / "data" / "poker_chat.csv"),
-        *_rows(DATA / "davidson_train.csv"),
-        *_rows(DATA / "sms_spam_train.csv"),
+        *csv_texts(POKER_CHAT),
+        *csv_texts(DATA / "davidson_train.csv"),
+        *csv_texts(DATA / "sms_spam_train.csv"),
     ]
     bounty = sitout = 0
     for text in texts:

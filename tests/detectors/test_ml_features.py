@@ -8,17 +8,16 @@ row we have (poker chat, Davidson tweets, SMS), so an optimisation can never shi
 
 from __future__ import annotations
 
-import csv
 import itertools
 import re
 import zlib
 from html import unescape
-from pathlib import Path
 
 import pytest
 
 from detectors.ml_features import N_FEATURES, bucket_ids, buckets, features, tokens
-from tests.paths import DATA, REPO
+from tests.corpora import POKER_CHAT, csv_texts
+from tests.paths import DATA
 
 PINNED: dict[str, dict[int, str]] = {
     "nh": {147639: "u:nh"},
@@ -112,13 +111,6 @@ def _reference_buckets(text: str) -> dict[int, str]:
     return found
 
 
-def _rows(path: Path) -> list[str]:
-    if not path.exists():
-        return []
-    with path.open(encoding="utf-8", newline="") as handle:
-        return [row["text"] for row in csv.DictReader(handle)]
-
-
 TRICKY = [
     "",
     "'",
@@ -146,9 +138,9 @@ TRICKY = [
 def test_fast_features_equal_the_frozen_reference_on_every_corpus_row() -> None:
     texts = [
         *TRICKY,
-        *_rows(REPO / "tests" / "data" / "poker_chat.csv"),
-        *_rows(DATA / "davidson_train.csv"),
-        *_rows(DATA / "sms_spam_train.csv"),
+        *csv_texts(POKER_CHAT),
+        *csv_texts(DATA / "davidson_train.csv"),
+        *csv_texts(DATA / "sms_spam_train.csv"),
     ]
     for text in texts:
         assert features(text) == _reference_features(text), text

@@ -8,8 +8,6 @@ the score, the severity and the order of the top words (ties included).
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,7 +18,8 @@ from detectors.ml_features import buckets
 from detectors.ml_scorer import TOXIC_PRECEDENCE, LinearModel, MlScorer
 from detectors.state import TtlState
 from tests.builders import chat
-from tests.paths import DATA, REPO
+from tests.corpora import POKER_CHAT, csv_texts
+from tests.paths import DATA
 
 
 def _reference(scorer: MlScorer, text: str) -> list[tuple[Any, ...]]:
@@ -62,19 +61,12 @@ def _fast(findings: list[Finding]) -> list[tuple[Any, ...]]:
     ]
 
 
-def _rows(path: Path, limit: int) -> list[str]:
-    if not path.exists():
-        return []
-    with path.open(encoding="utf-8", newline="") as handle:
-        return [row["text"] for row in csv.DictReader(handle)][:limit]
-
-
 def test_fast_scorer_equals_the_numpy_reference_on_corpus_rows() -> None:
     scorer = MlScorer()
     texts = [
-        *_rows(REPO / "tests" / "data" / "poker_chat.csv", 10_000),
-        *_rows(DATA / "davidson_train.csv", 6_000),
-        *_rows(DATA / "sms_spam_train.csv", 2_000),
+        *csv_texts(POKER_CHAT, 10_000),
+        *csv_texts(DATA / "davidson_train.csv", 6_000),
+        *csv_texts(DATA / "sms_spam_train.csv", 2_000),
     ]
     flagged = 0
     for text in texts:

@@ -8,36 +8,17 @@ SMS corpora (when the shared data is present).
 
 from __future__ import annotations
 
-import csv
-import random
-from collections.abc import Iterator
-
 import pytest
 
 from detectors import abuse_lexicon, harassment, hate
 from detectors.text_normalise import normalise, plain_words
-from sim.config import SimConfig
-from sim.run import simulate
-from tests.paths import DATA, REPO
+from tests.corpora import mixed_chat
 
 _SHARED_SAMPLE = 2500
 
 
-def _csv_texts(path: str, column: str) -> Iterator[str]:
-    with open(path, encoding="utf-8", newline="") as handle:
-        yield from (row[column] for row in csv.DictReader(handle))
-
-
 def _corpus() -> list[str]:
-    texts = list(_csv_texts(str(REPO / "tests" / "data" / "poker_chat.csv"), "text"))
-    config = SimConfig(seed=3, tournaments=1, cash_tables=2, hours=1.0, violation_scale=4.0)
-    texts += [r["text"] for k, r in simulate(config) if k == "event" and r.get("text")]
-    rng = random.Random(5)
-    for name in ("davidson_train.csv", "sms_spam_train.csv"):
-        path = DATA / name
-        if path.exists():
-            rows = list(_csv_texts(str(path), "text"))
-            texts += rng.sample(rows, min(_SHARED_SAMPLE, len(rows)))
+    texts = mixed_chat(seed=5, sim_seed=3, shared_sample=_SHARED_SAMPLE, sim_hours=1.0)
     # Hand-made edge cases around the fast path's conditions.
     texts += [
         "fu ck off",

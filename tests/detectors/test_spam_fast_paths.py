@@ -11,10 +11,8 @@ thresholds (7 vs 8 repeats of a unit, runs of 2 vs 3, caps ratio around 0.8).
 
 from __future__ import annotations
 
-import csv
 import random
 import re
-from collections.abc import Iterator
 
 import pytest
 
@@ -23,10 +21,8 @@ from detectors.events import ChatEvent
 from detectors.findings import Finding
 from detectors.repeated_messages import RepeatedMessages, fingerprint, strip_digits
 from detectors.state import TtlState
-from sim.config import SimConfig
-from sim.run import simulate
 from tests.builders import chat
-from tests.paths import DATA, REPO
+from tests.corpora import mixed_chat
 
 _SHARED_SAMPLE = 3000
 
@@ -131,11 +127,6 @@ _EDGE_CASES = [
 ]
 
 
-def _csv_texts(path: str, column: str) -> Iterator[str]:
-    with open(path, encoding="utf-8", newline="") as handle:
-        yield from (row[column] for row in csv.DictReader(handle))
-
-
 def _random_texts(count: int, seed: int) -> list[str]:
     """Strings made of repeated units, spaces, caps and emoji, sitting on the thresholds."""
     rng = random.Random(seed)
@@ -154,15 +145,7 @@ def _random_texts(count: int, seed: int) -> list[str]:
 
 @pytest.fixture(scope="module")
 def corpus() -> list[str]:
-    texts = list(_csv_texts(str(REPO / "tests" / "data" / "poker_chat.csv"), "text"))
-    config = SimConfig(seed=4, tournaments=1, cash_tables=2, hours=0.5, violation_scale=5.0)
-    texts += [r["text"] for k, r in simulate(config) if k == "event" and r.get("text")]
-    rng = random.Random(11)
-    for name in ("davidson_train.csv", "sms_spam_train.csv"):
-        path = DATA / name
-        if path.exists():
-            rows = list(_csv_texts(str(path), "text"))
-            texts += rng.sample(rows, min(_SHARED_SAMPLE, len(rows)))
+    texts = mixed_chat(seed=11, sim_seed=4, shared_sample=_SHARED_SAMPLE)
     texts += _EDGE_CASES + _random_texts(4000, seed=3)
     texts += [t.upper() for t in texts[:600]]
     return list(dict.fromkeys(texts))
