@@ -4,7 +4,9 @@ One run on this machine, against a fresh single-node broker (or `--bootstrap`):
 1. raw kafka-python consume rate of the chat topic, no processing;
 2. `railbird run` end to end (decode, every registered detector, rules, SQLite store, flags out,
    commit) on the same records, with and without the store, and the ratio to (1), timed from
-   the first record processed to the last one committed (so stored);
+   the first record processed to the last one committed (so stored); by default a worker runs
+   both stages (`ingest.kafka_stages`), so also `--stage tables` alone (what scales out with
+   more workers) and `--stage site` alone (one owner reads the whole stream);
    and with no detectors at all (`RAILBIRD_KAFKA_DETECTORS=none`): the worker's own overhead
    (Kafka, decoding, merge, store, commits), separated from the detectors' cost;
 3. produce-to-flag latency at a paced rate: from sending a chat message to its flag arriving on
@@ -33,6 +35,8 @@ import kafka
 import orjson
 from kafka import KafkaConsumer, TopicPartition
 
+from detectors.detector import detector_scope
+from detectors.registry import DETECTOR_TYPES
 from ingest.kafka_clients import make_producer, warm_up
 from ingest.kafka_codec import event_key
 from ingest.kafka_settings import KafkaSettings
@@ -149,48 +153,81 @@ def committed(settings: KafkaSettings, consumer: KafkaConsumer) -> int:
     return sum(consumer.committed(tp) or 0 for tp in tps)
 
 
+def stages_of(settings: KafkaSettings) -> dict[str, str]:
+    """The stages a worker with `settings` runs, each with its consumer group (a stage without
+    detectors is not run: `RAILBIRD_KAFKA_DETECTORS=none` runs the table stage alone)."""
+    groups = {"tables": settings.group_id, "site": settings.site_group_id}
+    chosen = list(groups) if settings.stage == "all" else [settings.stage]
+    if settings.detectors == "none":
+        chosen = chosen[:1]
+    return {stage: groups[stage] for stage in chosen}
+
+
 def worker_rate(settings: KafkaSettings, workdir: Path, count: int, *args: str) -> float:
     """Events/s from the first processed record to the last one *committed* (so stored: the
-    store runs in its own process and may trail the worker's processing by a few batches)."""
+    store runs in its own process and may trail the worker's processing by a few batches),
+    by every stage the worker runs: each of them reads every record."""
     port = free_port()
     worker = start_worker(settings, workdir, port, *args)
-    group = KafkaConsumer(
-        bootstrap_servers=settings.bootstrap_servers,
-        group_id=settings.group_id,
-        enable_auto_commit=False,
-    )
+    stages = stages_of(settings)
+    groups = {
+        stage: KafkaConsumer(
+            bootstrap_servers=settings.bootstrap_servers, group_id=group, enable_auto_commit=False
+        )
+        for stage, group in stages.items()
+    }
     first: tuple[float, float] | None = None
     try:
         while True:
             m = metrics(port)
-            done = sum(v for k, v in m.items() if k.startswith("railbird_kafka_records_total"))
+            done = min(
+                sum(
+                    v
+                    for k, v in m.items()
+                    if k.startswith(f'railbird_kafka_records_total{{stage="{stage}"')
+                )
+                for stage in stages
+            )
             now = time.perf_counter()
             if done and first is None:
                 first = (now, done)
-            if done >= count and first is not None and committed(settings, group) >= count:
+            if (
+                done >= count
+                and first is not None
+                and all(committed(settings, g) >= count for g in groups.values())
+            ):
                 return (count - first[1]) / (time.perf_counter() - first[0])
             if worker.poll() is not None:
                 raise RuntimeError(f"worker exited: {(workdir / 'worker.log').read_text()[-2000:]}")
             time.sleep(0.05 if done < count else 0.01)
     finally:
-        group.close(autocommit=False)
+        for group in groups.values():
+            group.close(autocommit=False)
         worker.send_signal(signal.SIGTERM)
         worker.wait(60)
 
 
+Percentiles = tuple[float, float, int]  # p50 ms, p99 ms, flags timed
+STAGE_OF_DETECTOR = {
+    t.name: "site" if detector_scope(t) == "site" else "tables" for t in DETECTOR_TYPES
+}
+
+
 def latency(
     settings: KafkaSettings, workdir: Path, messages: list[dict[str, Any]], rate: float
-) -> tuple[float, float, int, float]:
-    """(p50 ms, p99 ms, flags measured, worker lag at the end) producing `rate` messages/s."""
+) -> tuple[dict[str, Percentiles], float]:
+    """Produce-to-flag percentiles of each stage's flags, and the worker's lag at the end,
+    producing `rate` messages/s (the site stage holds live records: see kafka_merge)."""
     port = free_port()
     worker = start_worker(settings, workdir, port)
     try:
         deadline = time.monotonic() + 60
-        while sum(k.startswith("railbird_kafka_consumer_lag{") for k in metrics(port)) < 18:
+        # Both stages own every partition (one worker): 18 each.
+        while sum(k.startswith("railbird_kafka_consumer_lag{") for k in metrics(port)) < 36:
             assert time.monotonic() < deadline, "worker never got its partitions"
             time.sleep(0.1)
         sent: dict[str, float] = {}
-        arrived: list[tuple[float, list[str]]] = []
+        arrived: list[tuple[float, list[str], str]] = []
         stop = threading.Event()
 
         def watch() -> None:
@@ -201,7 +238,10 @@ def latency(
             while not stop.is_set():
                 for batch in consumer.poll(timeout_ms=50).values():
                     now = time.time()
-                    arrived.extend((now, orjson.loads(r.value)["message_ids"]) for r in batch)
+                    flags = [orjson.loads(r.value) for r in batch]
+                    arrived.extend(
+                        (now, f["message_ids"], STAGE_OF_DETECTOR[f["detector"]]) for f in flags
+                    )
             consumer.close()
 
         watcher = threading.Thread(target=watch, daemon=True)
@@ -226,19 +266,19 @@ def latency(
     finally:
         worker.send_signal(signal.SIGTERM)
         worker.wait(60)
-    waits = sorted(
-        (at - max(sent[i] for i in ids)) * 1000
-        for at, ids in arrived
-        if ids and all(i in sent for i in ids)
-    )
-    if not waits:
-        return float("nan"), float("nan"), 0, lag
-    return (
-        waits[len(waits) // 2],
-        waits[min(len(waits) - 1, int(len(waits) * 0.99))],
-        len(waits),
-        lag,
-    )
+    by_stage: dict[str, Percentiles] = {}
+    for stage in ("tables", "site"):
+        waits = sorted(
+            (at - max(sent[i] for i in ids)) * 1000
+            for at, ids, of in arrived
+            if of == stage and ids and all(i in sent for i in ids)
+        )
+        by_stage[stage] = (
+            (waits[len(waits) // 2], waits[min(len(waits) - 1, int(len(waits) * 0.99))], len(waits))
+            if waits
+            else (float("nan"), float("nan"), 0)
+        )
+    return by_stage, lag
 
 
 def machine() -> str:
@@ -285,6 +325,14 @@ def main(argv: list[str] | None = None) -> int:
             (work / "a").mkdir()
             stored = worker_rate(s, work / "a", len(bulk))
             print(f"railbird run {stored:,.0f} events/s", flush=True)
+            s5 = s.model_copy(update={"group_id": s.group_id + "-tables", "stage": "tables"})
+            (work / "f").mkdir()
+            tables = worker_rate(s5, work / "f", len(bulk))
+            print(f"railbird run, --stage tables {tables:,.0f} events/s", flush=True)
+            s6 = s.model_copy(update={"group_id": s.group_id + "-site", "stage": "site"})
+            (work / "g").mkdir()
+            site = worker_rate(s6, work / "g", len(bulk))
+            print(f"railbird run, --stage site {site:,.0f} events/s", flush=True)
             s2 = s.model_copy(update={"group_id": s.group_id + "-nostore"})
             (work / "b").mkdir()
             nostore = worker_rate(s2, work / "b", len(bulk), "--no-store")
@@ -298,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
             bare_ns = worker_rate(s4, work / "e", len(bulk), "--no-store")
             print(f"railbird run, no detectors, --no-store {bare_ns:,.0f} events/s", flush=True)
             (work / "c").mkdir()
-            p50, p99, n, lag = latency(
+            lat, lag = latency(
                 settings_for(bootstrap, f"lat{os.getpid()}"), work / "c", paced, args.rate
             )
         finally:
@@ -308,13 +356,28 @@ def main(argv: list[str] | None = None) -> int:
     rates = "\n".join(
         f"| {label} | {rate:,.0f} events/s ({rate / raw:.1%} of raw consume) |"
         for label, rate in (
-            ("`railbird run`, all detectors, SQLite store (target >= 50% of raw)", stored),
-            ("`railbird run`, all detectors, `--no-store`", nostore),
-            ("framework overhead: `railbird run`, no detectors, SQLite store", bare),
-            ("framework overhead: `railbird run`, no detectors, `--no-store`", bare_ns),
+            ("`railbird run` (both stages: what one worker does), SQLite store", stored),
+            ("`--stage tables` (the part more workers share), SQLite store", tables),
+            ("`--stage site` (one owner, whole stream), SQLite store", site),
+            ("`railbird run` (both stages), `--no-store`", nostore),
+            ("framework overhead: no detectors (one stage), SQLite store", bare),
+            ("framework overhead: no detectors (one stage), `--no-store`", bare_ns),
         )
     )
-    split = f"{1e6 / bare:,.0f} µs / {1e6 / stored - 1e6 / bare:,.0f} µs"
+    hold = KafkaSettings().site_merge_hold_ms
+    (t50, t99, tn), (s50, s99, sn) = lat["tables"], lat["site"]
+    at = f"produce-to-flag latency at {args.rate:,.0f} msgs/s"
+    latency_rows = "\n".join(
+        [
+            f"| {at}, table-stage flags, p50 | {t50:,.0f} ms |",
+            f"| {at}, table-stage flags, p99 | {t99:,.0f} ms (target < 250 ms) |",
+            f"| {at}, site-stage flags (held {hold:,} ms), p50 / p99 "
+            f"| {s50:,.0f} / {s99:,.0f} ms |",
+            f"| flags timed (tables / site) / worker lag after the paced phase "
+            f"| {tn} / {sn} / {lag:,.0f} records |",
+        ]
+    )
+    split = f"{1e6 / bare:,.0f} µs / {1e6 / tables - 1e6 / bare:,.0f} µs"
     report = f"""# Kafka benchmark
 
 Command: `{command.strip()})`
@@ -327,10 +390,8 @@ Run: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, single-node Kafka 4.1.1 broker on t
 | produce (`railbird produce` settings) | {produced:,.0f} msgs/s |
 | raw kafka-python consume, chat topic, no processing | {raw:,.0f} msgs/s |
 {rates}
-| per event: worker overhead (no detectors, store) / detectors + rules | {split} |
-| produce-to-flag latency at {args.rate:,.0f} msgs/s, p50 | {p50:,.0f} ms |
-| produce-to-flag latency at {args.rate:,.0f} msgs/s, p99 | {p99:,.0f} ms (target < 250 ms) |
-| flags timed / worker lag after the paced phase | {n} / {lag:,.0f} records |
+| per event, table stage: worker overhead (no detectors, store) / detectors + rules | {split} |
+{latency_rows}
 """
     # The hand-written reading below the table survives a re-run.
     old = args.out.read_text() if args.out.exists() else ""

@@ -50,6 +50,7 @@ _NAME_REFRESH = timedelta(hours=1)
 @dataclass(frozen=True, slots=True)
 class BountyCollusion:
     name: ClassVar[str] = "bounty_collusion"
+    scope: ClassVar[str] = "site"  # state keyed by tournament or player: sees every table
     alpha: float = 0.01  # family-wise, after Bonferroni over pairs with opportunities
     alpha_with_plan: float = 0.01  # no Bonferroni: the plan named the pair beforehand
     max_pair_p: float = 0.01  # the pair's own re-raise contrast must stand out on its own

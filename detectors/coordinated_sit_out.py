@@ -65,6 +65,7 @@ class _Tournament:
 @dataclass(frozen=True, slots=True)
 class CoordinatedSitOut:
     name: ClassVar[str] = "coordinated_sit_out"
+    scope: ClassVar[str] = "site"  # state keyed by tournament or player: sees every table
     window: timedelta = timedelta(seconds=5)  # onsets this close coincide
     mass_window: timedelta = timedelta(seconds=10)  # +- this, more than the limit away = mass
     mass_players: int = 5

@@ -34,3 +34,18 @@ def consumed_types(detector: Detector) -> frozenset[str]:
     if unknown:
         raise ValueError(f"detector {detector.name} consumes unknown event types {unknown}")
     return frozenset(declared)
+
+
+# Where a detector's state lives. "table": every key routes by table (or by the sender of a
+# table-less message), so a Kafka worker owning a table's partition sees all it needs.
+# "site": state spans tables (keyed by tournament, or by a player who may sit anywhere), so the
+# detector must see the whole stream; on Kafka it runs in the single-owner site stage.
+SCOPES: frozenset[str] = frozenset({"table", "site"})
+
+
+def detector_scope(detector: Detector | type[Detector]) -> str:
+    """`detector`'s declared `scope` ("table" when it declares none)."""
+    declared = getattr(detector, "scope", "table")
+    if declared not in SCOPES:
+        raise ValueError(f"detector {detector.name} declares unknown scope {declared!r}")
+    return str(declared)

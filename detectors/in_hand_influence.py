@@ -74,6 +74,7 @@ class _Hand:
 @dataclass(frozen=True, slots=True)
 class InHandInfluence:
     name: ClassVar[str] = "in_hand_influence"
+    scope: ClassVar[str] = "site"  # state keyed by tournament or player: sees every table
     grace: timedelta = timedelta(seconds=4)
     hand_ttl: timedelta = timedelta(hours=3)
     history_wait: timedelta = timedelta(minutes=15)  # hand_end -> hand history

@@ -32,6 +32,7 @@ class Intake:
         records are void: the partition was just (re)assigned and is re-positioned)."""
         rank = self._rank
         add = self.merge.add
+        arrived = self.merge.now() if polled else 0.0
         for tp, records in polled.items():
             progress = self.progress.get(tp)
             if tp in skip or progress is None or not records:
@@ -49,6 +50,7 @@ class Intake:
                         seq=read_seq(record.headers) if record.headers else None,
                         topic_rank=topic_rank,
                         value=value if value is not None else b"",
+                        arrived=arrived,
                     )
                 )
             progress.fetched = records[-1].offset + 1

@@ -10,6 +10,14 @@ table's events in time order). The merge releases the smallest head while every 
 partition either has something buffered or is caught up with its high watermark; a partition
 still fetching holds the others back, for at most `max_wait` seconds. Records that failed to
 decode have no time: they are released as soon as they reach the head of their buffer.
+
+Live, "caught up" is only as fresh as the partition's last fetch response: a record produced to
+a quiet partition just before another partition's record may arrive a fetch round trip after
+it. Table-scoped detectors rarely care (a table's records share a partition number), so the
+table stage releases at once, for latency. The site stage, whose detectors relate tables to each
+other (a private message to the recipient's hand at another table), sets `hold`: while some
+partition has nothing buffered, a record waits until it has been buffered `hold` seconds, so
+what was produced before it has arrived too. Its flags come that much later.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ class Pending:
     item: AnyEvent | Rejected = field(compare=False)
     key: bytes | None = field(compare=False)
     value: bytes = field(compare=False, default=b"")  # the raw record, for the store process
+    arrived: float = field(compare=False, default=0.0)  # the merge's clock when buffered
 
 
 def pending(
@@ -53,15 +62,19 @@ def pending(
     seq: int | None,
     topic_rank: int,
     value: bytes = b"",
+    arrived: float = 0.0,
 ) -> Pending:
     when = _NO_TIME if isinstance(item, Rejected) else item.time
     sort_key = (when, -1 if seq is None else seq, topic_rank, offset)
-    return Pending(sort_key, tp, offset, item, key, value)
+    return Pending(sort_key, tp, offset, item, key, value, arrived)
 
 
 class EventTimeMerge:
-    def __init__(self, max_wait: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, max_wait: float, clock: Callable[[], float] = time.monotonic, hold: float = 0.0
+    ) -> None:
         self.max_wait = max_wait
+        self.hold = hold
         self._clock = clock
         self._buffers: dict[TopicPartition, deque[Pending]] = {}
         self._blocked_since: float | None = None
@@ -71,6 +84,10 @@ class EventTimeMerge:
         if buffer is None:
             buffer = self._buffers[record.tp] = deque()
         buffer.append(record)
+
+    def now(self) -> float:
+        """The merge's clock, to stamp records' `arrived` with (once per poll)."""
+        return self._clock()
 
     def buffered(self, tp: TopicPartition) -> int:
         buffer = self._buffers.get(tp)
@@ -112,11 +129,16 @@ class EventTimeMerge:
         out: list[Pending] = []
         heads = [(buffer[0].sort_key, tp) for tp, buffer in buffers.items() if buffer]
         heapq.heapify(heads)
+        # With `hold`, a record is released before it has been buffered that long only while
+        # every partition has something buffered (see the module docstring).
+        young = self._clock() - self.hold if self.hold > 0 else None
         while heads and (limit is None or len(out) < limit):
             sort_key, tp = heads[0]
             if waiting and not forced and sort_key[0] is not _NO_TIME:
                 break
             buffer = buffers[tp]
+            if young is not None and buffer[0].arrived > young and len(heads) < len(assigned):
+                break
             out.append(buffer.popleft())
             if buffer:
                 heapq.heapreplace(heads, (buffer[0].sort_key, tp))

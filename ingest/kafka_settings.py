@@ -40,6 +40,11 @@ class KafkaSettings(BaseSettings):
     # How long a record may wait for a lagging partition to catch up before it is processed
     # anyway (the event-time merge). Live, caught-up partitions never make anything wait.
     max_merge_wait_ms: int = Field(default=5000, ge=0)
+    # The site stage's merge holds a live record this long while some partition is quiet, so
+    # records produced just before it on other partitions arrive first (see kafka_merge); the
+    # table stage's does not by default (latency: a table's records share a partition number).
+    site_merge_hold_ms: int = Field(default=1000, ge=0)
+    merge_hold_ms: int = Field(default=0, ge=0)
     # Event time replayed (outputs discarded) to rebuild detector state for a newly assigned
     # partition. Should cover the longest detector memory that matters.
     replay_window_seconds: float = Field(default=1800.0, ge=0)

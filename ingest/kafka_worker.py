@@ -1,5 +1,10 @@
 """`railbird run`: a consumer-group member feeding Kafka's streams through the one pipeline.
 
+One `KafkaWorker` runs one *stage* (`kafka_stages`): "tables" (table-scoped detectors, the
+partitions shared by the group's members) or "site" (detectors whose state spans tables, every
+partition with one member of `<group_id>-site`); `railbird run` runs both, on two threads. Only
+the table stage stores events and dead-letters; the site stage stores its flags and actions.
+
 Per cycle: poll -> decode -> merge the partitions in event time (`kafka_intake`) ->
 `Pipeline.process` -> send flags, actions and dead letters; every `commit_interval_ms`: store ->
 flush the sends -> commit offsets, in that order (`kafka_commits`). The store write runs in a
@@ -9,13 +14,15 @@ commit replays what followed the previous one: at-least-once, and since every id
 deterministic and every write an upsert, exactly-once in effect (only `moderation.flags` may
 see a flag twice).
 
-State and rebalances. Detector state is keyed by table (the partition key), so:
-- a partition this worker gives up has its tables' state dropped;
+State and rebalances. State routes by table (the partition key) in the table stage, so:
+- a partition this worker gives up has its tables' state dropped (all state, once it owns
+  nothing: the site stage's standby keeps none);
 - a partition it takes over starts with empty state, which is rebuilt by *replaying* a window
   of event time before the committed offset: each commit carries, in its metadata, the offset
   from which `replay_window_seconds` of event time precede it. Replayed records go through the
   pipeline with their outputs discarded (they were produced before that commit). Anything a
   detector remembers for longer than the window is lost at a takeover; the window is a setting.
+  The site stage's owner dying is such a takeover, of every partition at once.
 - partitions kept through a rebalance keep their state and their place.
 Co-partitioning relies on the range assignor (see `kafka_clients`).
 """
@@ -30,16 +37,15 @@ from datetime import datetime
 from typing import Any
 
 from ingest.decode import Rejected
-from ingest.kafka_codec import action_record, dlq_headers, flag_record
 from ingest.kafka_commits import Checkpoints
 from ingest.kafka_intake import Intake
 from ingest.kafka_merge import EventTimeMerge, Pending
 from ingest.kafka_metrics import WorkerMetrics
+from ingest.kafka_outputs import send_dead_letter, send_outputs
 from ingest.kafka_progress import PartitionProgress, RoutingIndex, parse_replay
 from ingest.kafka_settings import KafkaSettings
+from ingest.kafka_stages import StageName, has_joined
 from ingest.store_process import StoreProcess
-from rules.actions import Action
-from rules.flags import Flag
 from rules.pipeline import Pipeline
 
 log = logging.getLogger(__name__)
@@ -54,6 +60,7 @@ class KafkaWorker:
         producer: Any,
         store: StoreProcess | None,
         metrics: WorkerMetrics | None = None,
+        stage: StageName = "tables",
     ) -> None:
         self.settings = settings
         self.pipeline = pipeline
@@ -61,7 +68,8 @@ class KafkaWorker:
         self.producer = producer
         self.store = store
         self.metrics = metrics or WorkerMetrics()
-        self.merge = EventTimeMerge(settings.max_merge_wait_ms / 1000)
+        hold = (settings.site_merge_hold_ms if stage == "site" else settings.merge_hold_ms) / 1000
+        self.merge = EventTimeMerge(settings.max_merge_wait_ms / 1000, hold=hold)
         self.intake = Intake(settings, consumer, self.merge)
         self._progress = self.intake.progress
         self.commits = Checkpoints(
@@ -70,6 +78,10 @@ class KafkaWorker:
         self._routes = RoutingIndex()
         self._clock: datetime | None = None  # newest event time processed
         self._last_record = time.monotonic()
+        # Only the table stage stores events and dead-letters; the site stage, which reads
+        # the same records again, stores and produces its own flags and actions alone.
+        self.stage = stage
+        self._primary = stage == "tables"
 
     # ---- the loop -------------------------------------------------------------------------
 
@@ -110,7 +122,7 @@ class KafkaWorker:
         """Seconds this worker has had nothing left to do (for `--exit-when-idle`)."""
         intake = self.intake
         busy = (
-            not self._progress
+            (not self._progress and not has_joined(self.consumer))
             or bool(self.commits.pending)
             or self.merge.total() > 0
             or not all(intake.caught_up(tp) and intake.lag(tp) == 0 for tp in self._progress)
@@ -144,6 +156,10 @@ class KafkaWorker:
         lost_numbers = {tp.partition for tp in lost} - {tp.partition for tp in assigned}
         if lost_numbers:
             self._drop_state(lost_numbers)
+        if not assigned:  # owns nothing now (the site stage's standby): forget everything
+            self._routes = RoutingIndex()
+            for state in self.pipeline.states.values():
+                state.drop_where(lambda _key: True)
         self._start_fresh(sorted(fresh))
         log.info(
             "rebalance: %d partitions assigned (%d new), dropped state of partitions %s",
@@ -220,8 +236,8 @@ class KafkaWorker:
             warm = entry.offset < progress.replay_until
             item = entry.item
             if isinstance(item, Rejected):
-                if not warm:
-                    self._dead_letter(entry, item)
+                if not warm and self._primary:
+                    send_dead_letter(self.settings, self.producer, self.store, entry, item)
                     dead[tp.topic] += 1
             else:
                 outcome = process(item)
@@ -234,7 +250,8 @@ class KafkaWorker:
                     replayed[tp.topic] += 1
                 else:
                     counts[tp.topic] += 1
-                    events.append((item.type, entry.value))
+                    if self._primary:
+                        events.append((item.type, entry.value))
                     if outcome.flags:
                         flags.extend(outcome.flags)
                     if outcome.actions:
@@ -243,33 +260,11 @@ class KafkaWorker:
             touched.add(tp)
         self._clock = clock
         # Sent now (latency); flushed, like the store write, before the next offset commit.
-        self._produce(flags[new_flags:], actions[new_actions:])
+        send_outputs(self.settings, self.producer, flags[new_flags:], actions[new_actions:])
         if len(events) >= self.settings.max_poll_records or commits.due():
             commits.checkpoint(self._clock)
         new_flags, new_actions = len(flags) - new_flags, len(actions) - new_actions
         self._report(counts, replayed, dead, new_flags, new_actions, started)
-
-    def _dead_letter(self, entry: Pending, rejected: Rejected) -> None:
-        tp = entry.tp
-        log.warning("dead letter %s", rejected.describe())
-        data = rejected.record.data
-        self.producer.send(
-            self.settings.dlq_topic(tp.topic),
-            key=entry.key,
-            value=data,
-            headers=dlq_headers(rejected.reason, tp.topic, tp.partition, entry.offset),
-        )
-        if self.store is not None:
-            raw = data.decode("utf-8", "replace")
-            self.store.write_dead_letter(tp.topic, rejected.record.position, rejected.reason, raw)
-
-    def _produce(self, flags: list[Flag], actions: list[Action]) -> None:
-        for flag in flags:
-            key, value = flag_record(flag)
-            self.producer.send(self.settings.flags_topic, key=key, value=value)
-        for action in actions:
-            key, value = action_record(action)
-            self.producer.send(self.settings.actions_topic, key=key, value=value)
 
     def _report(
         self,

@@ -65,6 +65,9 @@ class StoreProcess:
         self._submitted = 0
         self._done = 0
         self._error: str | None = None
+        # `railbird run` shares one store between its two stages' threads: tickets must be
+        # handed out, and acks read, by one thread at a time.
+        self._lock = threading.Lock()
         self._sender = threading.Thread(target=self._send, name="railbird-store-send", daemon=True)
         self._sender.start()
 
@@ -88,18 +91,21 @@ class StoreProcess:
         return self._submitted
 
     def done(self) -> int:
-        """The highest ticket whose write (and every earlier one) is durable; never blocks."""
-        while self._error is None and self._acks.poll():
-            self._receive()
-        self._raise_if_failed()
-        return self._done
+        """The highest ticket whose write (and every earlier one) is durable; never blocks
+        (beyond another thread's `wait`)."""
+        with self._lock:
+            while self._error is None and self._acks.poll():
+                self._receive()
+            self._raise_if_failed()
+            return self._done
 
     def wait(self, ticket: int | None = None) -> None:
         """Block until `ticket` (default: everything submitted) is durable."""
-        target = self._submitted if ticket is None else ticket
-        while self._done < target and self._error is None:
-            self._receive()
-        self._raise_if_failed()
+        with self._lock:
+            target = self._submitted if ticket is None else ticket
+            while self._done < target and self._error is None:
+                self._receive()
+            self._raise_if_failed()
 
     def close(self, timeout: float = 30.0) -> None:
         """Let the child finish what it was sent, then stop it; safe after a failure too.
@@ -122,10 +128,12 @@ class StoreProcess:
     # ---- internals ----------------------------------------------------------------------------
 
     def _submit(self, *request: Any) -> int:
-        self._raise_if_failed()
-        self._submitted += 1
-        self._outbox.put((self._submitted, *request))
-        return self._submitted
+        with self._lock:
+            self._raise_if_failed()
+            self._submitted += 1
+            # In ticket order: the child acknowledges tickets in the order it receives them.
+            self._outbox.put((self._submitted, *request))
+            return self._submitted
 
     def _receive(self) -> None:
         try:

@@ -76,6 +76,11 @@ def _parser() -> argparse.ArgumentParser:
         "--exit-when-idle", type=float, metavar="SECONDS", help="exit once caught up this long"
     )
     run.add_argument("--no-store", action="store_true", help="do not write to the database")
+    run.add_argument(
+        "--stage",
+        choices=("all", "tables", "site"),
+        help="which stages to run (default: RAILBIRD_KAFKA_STAGE, else all)",
+    )
     run.set_defaults(handler=run_worker)
 
     produce = sub.add_parser("produce", help="replay a file of events into the Kafka topics")

@@ -248,3 +248,29 @@ def test_routing_index_releases_tables_and_only_fully_lost_tournaments() -> None
     assert index.release({0}) == {"t-1", "p-9"}  # trn-1 still has a table on partition 1
     assert index.release({1}) == {"t-2", "trn-1"}
     assert index.release({0, 1}) == set()
+
+
+def test_a_holding_merge_keeps_a_fresh_record_while_another_partition_is_quiet() -> None:
+    # The site stage: CHAT1 is caught up (as far as its last fetch knew) and empty, so a record
+    # just fetched from CHAT0 waits `hold` for an earlier one to arrive on CHAT1.
+    clock = [10.0]
+    merge = EventTimeMerge(max_wait=5.0, clock=lambda: clock[0], hold=1.0)
+    fresh = chat("hi", t=5, message_id="chat0-0")
+    merge.add(pending(CHAT0, 0, fresh, None, seq=None, topic_rank=0, arrived=merge.now()))
+    everything = [CHAT0, CHAT1]
+    clock[0] = 10.9
+    assert merge.release(everything, caught_up=lambda tp: True) == []
+    earlier = chat("hi", t=2, message_id="chat1-0")
+    merge.add(pending(CHAT1, 0, earlier, None, seq=None, topic_rank=0, arrived=merge.now()))
+    # Both partitions have a head now: the order is known, the older record goes at once, the
+    # fresh one stays (CHAT1 is quiet again) until it is a second old.
+    assert _ids(merge.release(everything, caught_up=lambda tp: True)) == ["chat1-0"]
+    clock[0] = 11.0
+    assert _ids(merge.release(everything, caught_up=lambda tp: True)) == ["chat0-0"]
+
+
+def test_a_merge_without_hold_releases_at_once() -> None:
+    merge = EventTimeMerge(max_wait=5.0, clock=lambda: 10.0)
+    event = chat("hi", t=5, message_id="chat0-0")
+    merge.add(pending(CHAT0, 0, event, None, seq=None, topic_rank=0, arrived=10.0))
+    assert _ids(merge.release([CHAT0, CHAT1], caught_up=lambda tp: True)) == ["chat0-0"]

@@ -1,0 +1,55 @@
+"""What a Kafka worker sends out: flags and actions to their topics, bad records to the DLQ.
+
+Sent as soon as they are produced (latency); the producer is flushed, like the store write,
+before the offsets they derive from are committed (`kafka_commits`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from ingest.decode import Rejected
+from ingest.kafka_codec import action_record, dlq_headers, flag_record
+from ingest.kafka_merge import Pending
+from ingest.kafka_settings import KafkaSettings
+from ingest.store_process import StoreProcess
+from rules.actions import Action
+from rules.flags import Flag
+
+log = logging.getLogger(__name__)
+
+
+def send_outputs(
+    settings: KafkaSettings, producer: Any, flags: Iterable[Flag], actions: Iterable[Action]
+) -> None:
+    for flag in flags:
+        key, value = flag_record(flag)
+        producer.send(settings.flags_topic, key=key, value=value)
+    for action in actions:
+        key, value = action_record(action)
+        producer.send(settings.actions_topic, key=key, value=value)
+
+
+def send_dead_letter(
+    settings: KafkaSettings,
+    producer: Any,
+    store: StoreProcess | None,
+    entry: Pending,
+    rejected: Rejected,
+) -> None:
+    """The record as it came, to `<topic>.dlq` with the reason and its origin in headers (and
+    to the store's dead-letter table)."""
+    tp = entry.tp
+    log.warning("dead letter %s", rejected.describe())
+    data = rejected.record.data
+    producer.send(
+        settings.dlq_topic(tp.topic),
+        key=entry.key,
+        value=data,
+        headers=dlq_headers(rejected.reason, tp.topic, tp.partition, entry.offset),
+    )
+    if store is not None:
+        raw = data.decode("utf-8", "replace")
+        store.write_dead_letter(tp.topic, rejected.record.position, rejected.reason, raw)
