@@ -90,3 +90,24 @@ def test_replaying_the_same_file_twice_changes_nothing(tmp_path: Path) -> None:
     _replay(EXAMPLES / "events.jsonl", url)
     assert store_counts(url) == first
     assert first["flags"] >= 1 and first["chat_messages"] == 18 and first["hands"] == 1
+
+
+def test_scan_of_the_examples_matches_their_truth_and_flags_nothing_clean(tmp_path: Path) -> None:
+    """Issue #4's acceptance on the shared examples: every required truth record is flagged in
+    an accepted category, and no message outside the truth file is flagged at all."""
+    out = tmp_path / "flags.jsonl"
+    assert main(["scan", str(EXAMPLES / "events.jsonl"), "--out", str(out)]) == 0
+    flags = [json.loads(line) for line in out.read_text().splitlines()]
+    truth = [json.loads(line) for line in (EXAMPLES / "truth.jsonl").read_text().splitlines()]
+    for record in truth:
+        if record.get("optional"):
+            continue
+        if "message_id" in record:
+            hit = [f for f in flags if record["message_id"] in f["message_ids"]]
+        else:
+            group = set(record["player_ids"])
+            hit = [f for f in flags if group <= set(f["player_ids"])]
+        assert any(f["category"] in record["accept"] for f in hit), record
+    violating = {r["message_id"] for r in truth if "message_id" in r}
+    flagged = {m for f in flags for m in f["message_ids"]}
+    assert flagged <= violating, flagged - violating
