@@ -14,15 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, cast
 
-from detectors.abuse_lexicon import (
-    Hit,
-    Reason,
-    chat_finding,
-    describe,
-    is_threat_term,
-    reason_measures,
-    scan,
-)
+from detectors.abuse_lexicon import Hit, is_threat_term, scan
+from detectors.chat_reasons import Reason, chat_finding, describe, reason_measures
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import SEVERITY_RANK, Finding, Severity
 from detectors.state import State

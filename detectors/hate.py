@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, cast
 
-from detectors.abuse_lexicon import Reason, chat_finding, describe, reason_measures, scan
+from detectors.abuse_lexicon import scan
+from detectors.chat_reasons import Reason, chat_finding, describe, reason_measures
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import SEVERITY_RANK, Finding, Severity
 from detectors.state import State

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import ClassVar
 
-from detectors.abuse_lexicon import Reason, chat_finding, describe, reason_measures
+from detectors.chat_reasons import Reason, chat_finding, describe, reason_measures
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import SEVERITY_RANK, Finding, Severity
 from detectors.state import State

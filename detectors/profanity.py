@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from detectors.abuse_lexicon import Reason, chat_finding, describe, reason_measures, scan
+from detectors.abuse_lexicon import scan
+from detectors.chat_reasons import Reason, chat_finding, describe, reason_measures
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import Finding, Severity
 from detectors.state import State

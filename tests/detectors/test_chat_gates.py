@@ -24,8 +24,8 @@ from detectors import link_parsing as links
 from detectors import malicious_link as malicious
 from detectors import personal_info as personal
 from detectors import pii_patterns as pii
-from detectors.abuse_lexicon import Reason
 from detectors.advertising import Advertising
+from detectors.chat_reasons import Reason
 from detectors.findings import Severity
 from detectors.state import TtlState
 from detectors.text_normalise import normalise

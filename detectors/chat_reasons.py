@@ -1,0 +1,73 @@
+"""What the lexical chat detectors report: reasons, their one-line summary, and the finding.
+
+Shared by profanity, harassment, hate and impersonation so that their evidence reads the same
+way to an analyst: "directed insult 'idiot' (typed 'id1ot')".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from detectors.events import ChatEvent
+from detectors.findings import Category, Evidence, Finding, MeasureValue, Severity
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """One thing a detector found in a message: what, as normalised and as typed, how bad."""
+
+    label: str  # e.g. "directed insult", "threat", "slur"
+    term: str
+    original: str
+    tier: str
+
+
+def describe(reasons: list[Reason]) -> str:
+    """ "directed insult 'idiot'; threat 'kys'": the reasons as an analyst reads them."""
+    parts: list[str] = []
+    for reason in reasons:
+        part = f"{reason.label} '{reason.term}'"
+        if reason.original.lower() != reason.term:
+            part += f" (typed '{reason.original}')"
+        if part not in parts:
+            parts.append(part)
+    return "; ".join(parts)
+
+
+def reason_measures(reasons: list[Reason]) -> dict[str, MeasureValue]:
+    return {
+        "terms": [r.term for r in reasons],
+        "originals": [r.original for r in reasons],
+        "tiers": [r.tier for r in reasons],
+        "count": len(reasons),
+    }
+
+
+def chat_finding(
+    detector: str,
+    category: Category,
+    event: ChatEvent,
+    severity: Severity,
+    score: float,
+    summary: str,
+    measures: dict[str, MeasureValue],
+    dedupe_key: str | None = None,
+) -> Finding:
+    return Finding(
+        detector=detector,
+        category=category,
+        severity=severity,
+        score=score,
+        ts=event.ts,
+        player_ids=(event.player_id,),
+        table_id=event.table_id,
+        tournament_id=event.tournament_id,
+        message_ids=(event.message_id,),
+        dedupe_key=dedupe_key,
+        evidence=Evidence(
+            kind=category,
+            summary=summary,
+            event_ids=(event.message_id,),
+            measures={**measures, "severity": severity},
+        ),
+    )
