@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
 
+from detectors.chat_reasons import chat_finding
 from detectors.contact_lexicon import (
     COMMERCIAL,
     HANDLE,
@@ -23,7 +24,7 @@ from detectors.contact_lexicon import (
     word_set,
 )
 from detectors.events import AnyEvent, ChatEvent
-from detectors.findings import Evidence, Finding, Severity
+from detectors.findings import Finding, Severity
 from detectors.pii_patterns import find_pii, gate_text
 from detectors.state import State
 
@@ -97,24 +98,24 @@ class PersonalInfo:
                 (_KIND_SEVERITY[k] for k in kinds), key=("low", "medium", "high", "critical").index
             )
             findings.append(
-                self._finding(
-                    event,
+                chat_finding(
+                    self.name,
                     "pii_disclosure",
+                    event,
                     severity,
                     0.9,
-                    "pii_disclosure",
                     f"message discloses personal data: {', '.join(kinds)} (redacted)",
                     {"kinds": kinds, "items": items},
                 )
             )
         if asked:
             findings.append(
-                self._finding(
-                    event,
+                chat_finding(
+                    self.name,
                     "pii_solicitation",
+                    event,
                     "high" if event.channel == "private" else "medium",
                     0.85,
-                    "pii_solicitation",
                     f"asks for personal contact details: {asked}",
                     {"asked_for": asked, "channel": event.channel},
                 )
@@ -145,34 +146,6 @@ class PersonalInfo:
         if invite is None or HANDLE.search(lowered) or COMMERCIAL.search(lowered):
             return None
         return f'"{invite.group(0).lower()} {messenger}"'
-
-    def _finding(
-        self,
-        event: ChatEvent,
-        category: str,
-        severity: Severity,
-        score: float,
-        kind: str,
-        summary: str,
-        measures: dict[str, str | int | list[str]],
-    ) -> Finding:
-        return Finding(
-            detector=self.name,
-            category="pii_disclosure" if category == "pii_disclosure" else "pii_solicitation",
-            severity=severity,
-            score=score,
-            ts=event.ts,
-            player_ids=(event.player_id,),
-            table_id=event.table_id,
-            tournament_id=event.tournament_id,
-            message_ids=(event.message_id,),
-            evidence=Evidence(
-                kind=kind,
-                summary=summary,
-                event_ids=(event.message_id,),
-                measures=dict(measures),
-            ),
-        )
 
 
 @lru_cache(maxsize=4096)
