@@ -20,13 +20,11 @@ import argparse
 import os
 import platform
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -44,6 +42,7 @@ from rules.flags import format_ts
 from sim.config import SimConfig
 from sim.run import simulate
 from tests.integration.kafka_broker import create_topics, start_broker
+from tests.integration.net import free_port, scrape_metrics
 
 REPO = Path(__file__).resolve().parents[1]
 RAILBIRD = REPO / ".venv" / "bin" / "railbird"
@@ -118,23 +117,6 @@ def raw_consume(settings: KafkaSettings, count: int) -> float:
     return count / seconds
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def metrics(port: int) -> dict[str, float]:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2) as response:
-            text = response.read().decode()
-    except OSError:
-        return {}
-    pairs = (line.rsplit(" ", 1) for line in text.splitlines() if line[:1] != "#")
-    return {name: float(value) for name, value in pairs}
-
-
 def start_worker(settings: KafkaSettings, workdir: Path, port: int, *args: str) -> Any:
     env = {**os.environ, "RAILBIRD_DATABASE_URL": f"sqlite:///{workdir / 'store.db'}"}
     env.update({f"RAILBIRD_KAFKA_{k.upper()}": str(v) for k, v in settings.model_dump().items()})
@@ -179,7 +161,7 @@ def worker_rate(settings: KafkaSettings, workdir: Path, count: int, *args: str) 
     first: tuple[float, float] | None = None
     try:
         while True:
-            m = metrics(port)
+            m = scrape_metrics(port)
             done = min(
                 sum(
                     v
@@ -223,7 +205,7 @@ def latency(
     try:
         deadline = time.monotonic() + 60
         # Both stages own every partition (one worker): 18 each.
-        while sum(k.startswith("railbird_kafka_consumer_lag{") for k in metrics(port)) < 36:
+        while sum(k.startswith("railbird_kafka_consumer_lag{") for k in scrape_metrics(port)) < 36:
             assert time.monotonic() < deadline, "worker never got its partitions"
             time.sleep(0.1)
         sent: dict[str, float] = {}
@@ -262,7 +244,9 @@ def latency(
         time.sleep(3.0)
         stop.set()
         watcher.join(5)
-        lag = sum(v for k, v in metrics(port).items() if k.startswith("railbird_kafka_consumer_l"))
+        lag = sum(
+            v for k, v in scrape_metrics(port).items() if k.startswith("railbird_kafka_consumer_l")
+        )
     finally:
         worker.send_signal(signal.SIGTERM)
         worker.wait(60)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -12,15 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.net import free_port
 from tests.paths import REPO
 
 SCRIPT = REPO / "scripts" / "postgres.sh"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _unavailable(reason: str) -> None:
@@ -38,7 +32,7 @@ def postgres_url() -> Iterator[str]:
     workdir = Path(tempfile.mkdtemp(prefix="railbird-pg-"))
     workdir.chmod(0o755)
     data_dir = workdir / "pg"
-    port = str(_free_port())
+    port = str(free_port())
     try:
         done = subprocess.run(
             [str(SCRIPT), "up", str(data_dir), port],

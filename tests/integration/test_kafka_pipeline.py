@@ -11,11 +11,9 @@ import contextlib
 import itertools
 import os
 import signal
-import socket
 import subprocess
 import threading
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +35,7 @@ from store import schema
 from store.database import make_engine
 
 from .kafka_broker import create_topics
+from .net import free_port, scrape_metrics
 
 pytestmark = pytest.mark.kafka
 
@@ -253,31 +252,12 @@ def _producing(lane: Lane, stream: Stream, rate: float) -> threading.Thread:
     return thread
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _metrics(port: int) -> dict[str, float]:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2) as response:
-            text = response.read().decode()
-    except OSError:
-        return {}
-    return {
-        name: float(value)
-        for name, value in (line.rsplit(" ", 1) for line in text.splitlines() if line[:1] != "#")
-    }
-
-
 STAGES = ("tables", "site")
 
 
 def _owns_everything_and_caught_up(port: int) -> bool:
     """Both stages of the worker own every partition and have processed all of it."""
-    metrics = _metrics(port)
+    metrics = scrape_metrics(port)
     for stage in STAGES:
         lag = f'railbird_kafka_consumer_lag{{stage="{stage}",'
         lags = [v for k, v in metrics.items() if k.startswith(lag)]
@@ -289,7 +269,7 @@ def _owns_everything_and_caught_up(port: int) -> bool:
 
 def _partitions_owned(port: int, stage: str = "tables") -> int:
     lag = f'railbird_kafka_consumer_lag{{stage="{stage}",'
-    return sum(k.startswith(lag) for k in _metrics(port))
+    return sum(k.startswith(lag) for k in scrape_metrics(port))
 
 
 def _summary(log: str, stage: str = "tables") -> str:
@@ -319,7 +299,7 @@ def _committed_mid_stream(lane: Lane, stream: Stream, port: int) -> bool:
     """A third of the stream stored and several batches committed: a fair moment to crash."""
     return (
         lane.stored_events() >= stream.count // 3
-        and _metrics(port).get('railbird_kafka_commits_total{stage="tables"}', 0) >= 3
+        and scrape_metrics(port).get('railbird_kafka_commits_total{stage="tables"}', 0) >= 3
     )
 
 
@@ -374,7 +354,7 @@ def test_kill_9_then_restart_loses_nothing_and_duplicates_no_flag(
 # default, for latency) so that live order, not luck, is what the test compares.
 @pytest.mark.parametrize("lane", [{"max_poll_records": 100, "merge_hold_ms": 1000}], indirect=True)
 def test_two_workers_one_killed_the_survivor_finishes(lane: Lane, stream: Stream) -> None:
-    doomed_port, port = _free_port(), _free_port()
+    doomed_port, port = free_port(), free_port()
     # One joins, then the other: two members joining an empty group at the same instant can
     # leave kafka-python 3.0.12 stuck mid-rebalance, and no commit exists yet to detect it.
     doomed = lane.start_worker("--metrics-port", str(doomed_port))
