@@ -19,11 +19,12 @@ Talk in the first `grace` of a hand is treated as the tail of the previous hand 
 sent as the next hand is dealt) and waits for the retrospective, which checks it against the
 speaker's previous holding.
 
-Kafka caveat: table events, hand histories and table chat are keyed by table, but a private
-message is keyed by its sender, so the recipient's hand lives on another partition. Offline
-(`scan`, one process) the player -> hand index below just works; in a partitioned deployment
-private messages must be re-keyed by the recipient's table at the edge (or this detector run on
-one consumer). The index entries are keyed by the recipient's player id.
+Two detectors, one per Kafka stage (`ingest.kafka_stages`): table chat, table events and hand
+histories are all keyed by table, so this one is table-scoped and its live flags, the most urgent
+of all, leave with the table stage's latency. A private message is keyed by its sender, so the
+recipient's hand lives on another partition: `PrivateInHandInfluence` (`in_hand_private`), the
+same logic for the private channel only, runs site-scoped, where every partition meets. Offline
+(`scan`, one process) both run over the same events and together flag what one would.
 """
 
 from __future__ import annotations
@@ -74,7 +75,10 @@ class _Hand:
 @dataclass(frozen=True, slots=True)
 class InHandInfluence:
     name: ClassVar[str] = "in_hand_influence"
-    scope: ClassVar[str] = "site"  # state keyed by tournament or player: sees every table
+    scope: ClassVar[str] = "table"  # its state is keyed by table: table chat only
+    # The chat channels read; `PrivateInHandInfluence` takes "private", which needs the
+    # player -> hand index below and so every table's hands.
+    channels: ClassVar[frozenset[str]] = frozenset({"table"})
     grace: timedelta = timedelta(seconds=4)
     hand_ttl: timedelta = timedelta(hours=3)
     history_wait: timedelta = timedelta(minutes=15)  # hand_end -> hand history
@@ -103,8 +107,10 @@ class InHandInfluence:
                 frozenset(event.players or ()),
             )
             state.put((event.table_id, "hand"), hand, self.hand_ttl)
-            for player in hand.players:
-                state.put((player, "in_hand"), (event.table_id, event.hand_id), self.hand_ttl)
+            if "private" in self.channels:
+                for player in hand.players:
+                    where = (event.table_id, event.hand_id)
+                    state.put((player, "in_hand"), where, self.hand_ttl)
         elif event.action == "hand_end":
             self._end(event.table_id, state)
 
@@ -113,12 +119,16 @@ class InHandInfluence:
         if hand is None:
             return
         state.put((table_id, "ended", hand.hand_id), hand, self.history_wait)
+        if "private" not in self.channels:
+            return
         for player in hand.players:
             if state.get((player, "in_hand")) == (table_id, hand.hand_id):
                 state.pop((player, "in_hand"))
 
     # -- live ------------------------------------------------------------------------------
     def _on_chat(self, event: ChatEvent, state: State) -> list[Finding]:
+        if event.channel not in self.channels:
+            return []
         hand = self._hand_for(event, state)
         if hand is None:
             return []

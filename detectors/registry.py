@@ -20,6 +20,7 @@ from detectors.harassment import Harassment
 from detectors.hate import Hate
 from detectors.impersonation import Impersonation
 from detectors.in_hand_influence import InHandInfluence
+from detectors.in_hand_private import PrivateInHandInfluence
 from detectors.malicious_link import MaliciousLink
 from detectors.ml_scorer import MlScorer
 from detectors.personal_info import PersonalInfo
@@ -42,6 +43,7 @@ DETECTOR_TYPES: tuple[type[Detector], ...] = (
     PersonalInfo,
     MlScorer,
     InHandInfluence,
+    PrivateInHandInfluence,
     ChipDumping,
     SoftPlay,
 )

@@ -6,8 +6,10 @@ from typing import Any
 
 import pytest
 
+from detectors.detector import detector_scope
 from detectors.events import AnyEvent, ChatEvent
 from detectors.in_hand_influence import InHandInfluence
+from detectors.in_hand_private import PrivateInHandInfluence
 from rules.flags import Flag
 from rules.pipeline import Pipeline
 from tests.builders import chat, hand, table
@@ -46,7 +48,7 @@ def run(*messages: ChatEvent, before_start: tuple[ChatEvent, ...] = ()) -> list[
     h = hand_events()
     events: list[AnyEvent] = [*before_start, h["start"], *messages, h["end"], h["hand"]]
     events.sort(key=lambda e: e.time)  # stable: hand_end before the hand history
-    pipeline = Pipeline([InHandInfluence()])
+    pipeline = Pipeline([InHandInfluence(), PrivateInHandInfluence()])
     return [flag for e in events for flag in pipeline.process(e).flags]
 
 
@@ -218,3 +220,32 @@ def test_post_hand_talk_about_previous_hand_in_next_hand_grace_is_not_flagged() 
         second["hand"],
     ]
     assert [f for e in events for f in pipeline.process(e).flags] == []
+
+
+def test_table_chat_and_private_messages_are_read_by_the_detector_of_their_kafka_stage() -> None:
+    """Table chat is keyed like its hand (table stage, no merge hold); a private message is
+    keyed by its sender, so the recipient's hand needs the site stage."""
+    h = hand_events()
+    table_talk = chat("folded 77 lol", t=25, player="p-cat", message_id="m-t")
+    private = chat(
+        "careful, ann has AQ",
+        t=30,
+        player="p-cat",
+        table=None,
+        tournament=None,
+        channel="private",
+        recipient="p-bob",
+        message_id="m-p",
+    )
+    events: list[AnyEvent] = [h["start"], table_talk, private, h["end"], h["hand"]]
+    found = {}
+    for detector in (InHandInfluence(), PrivateInHandInfluence()):
+        pipeline = Pipeline([detector])
+        flags = [f for e in events for f in pipeline.process(e).flags]
+        found[detector.name] = {(f.finding.message_ids, f.finding.severity) for f in flags}
+    assert found == {
+        "in_hand_influence": {(("m-t",), "high"), (("m-t",), "critical")},
+        "in_hand_private": {(("m-p",), "high"), (("m-p",), "critical")},
+    }
+    assert detector_scope(InHandInfluence()) == "table"
+    assert detector_scope(PrivateInHandInfluence()) == "site"
