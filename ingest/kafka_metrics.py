@@ -13,10 +13,23 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Protocol
 
 log = logging.getLogger(__name__)
 
 TopicPartition = tuple[str, int]
+# (metric, type, [(labels, value)]) for every metric of one stage: plain data, so a stage in
+# another process (`railbird.site_process`) can send it over a pipe.
+Samples = list[tuple[str, str, list[tuple[str, float | int | None]]]]
+
+
+class StageSamples(Protocol):
+    """What `/metrics` renders: a stage's name and its samples (local or sent by a child)."""
+
+    @property
+    def stage(self) -> str: ...
+
+    def samples(self) -> Samples: ...
 
 
 class WorkerMetrics:
@@ -111,7 +124,7 @@ class WorkerMetrics:
                 f"({self.commit_failures} failed)"
             )
 
-    def samples(self) -> list[tuple[str, str, list[tuple[str, float | int | None]]]]:
+    def samples(self) -> Samples:
         """(metric, type, [(labels, value)]) for every metric, read under the lock."""
         with self._lock:
             return [
@@ -143,7 +156,7 @@ def _by(label: str, counts: Counter[str]) -> list[tuple[str, float | int | None]
     return [(f'{label}="{key}"', n) for key, n in sorted(counts.items())]
 
 
-def render_metrics(stages: Sequence[WorkerMetrics]) -> str:
+def render_metrics(stages: Sequence[StageSamples]) -> str:
     """The Prometheus text exposition format (version 0.0.4), every sample labelled with its
     stage when the worker has one (`railbird run` runs a tables and a site stage)."""
     families: dict[str, tuple[str, list[str]]] = {}
@@ -167,7 +180,7 @@ def render_metrics(stages: Sequence[WorkerMetrics]) -> str:
 
 
 def serve_metrics(
-    metrics: WorkerMetrics | Sequence[WorkerMetrics], host: str, port: int
+    metrics: WorkerMetrics | Sequence[StageSamples], host: str, port: int
 ) -> ThreadingHTTPServer:
     """Start `/metrics` on a daemon thread; the caller shuts the server down."""
     stages = [metrics] if isinstance(metrics, WorkerMetrics) else list(metrics)

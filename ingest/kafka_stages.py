@@ -21,8 +21,7 @@ however many workers share the tables: it, not the table stage, bounds one site'
 from __future__ import annotations
 
 import logging
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from detectors.detector import Detector, detector_scope
@@ -73,30 +72,3 @@ def has_joined(consumer: Any) -> bool:
     coordinator = getattr(consumer, "_coordinator", None)
     stable = getattr(coordinator, "generation_if_stable", None)
     return stable is not None and stable() is not None
-
-
-def run_in_threads(runs: dict[str, Callable[[], None]], stop: threading.Event) -> None:
-    """Run each stage's loop on its own thread until all end; the first to fail stops the
-    others, and its exception is raised here once they have finished (committed) cleanly."""
-    failures: list[BaseException] = []
-
-    def guarded(name: str, run: Callable[[], None]) -> None:
-        try:
-            run()
-        except BaseException as exc:
-            log.exception("stage %s failed: stopping the other stages", name)
-            failures.append(exc)
-            stop.set()
-
-    threads = [
-        threading.Thread(target=guarded, args=(name, run), name=f"railbird-{name}")
-        for name, run in runs.items()
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        # Joined with a timeout so the main thread keeps handling SIGTERM meanwhile.
-        while thread.is_alive():
-            thread.join(0.5)
-    if failures:
-        raise failures[0]

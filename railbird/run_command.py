@@ -1,20 +1,22 @@
 """`railbird run`: one Kafka worker; start as many as there are partitions to share.
 
-It runs both stages (`ingest.kafka_stages`) by default, each on its own thread with its own
-consumer group, sharing the producer and the store process; `--stage` (or
-`RAILBIRD_KAFKA_STAGE`) runs one, to split them across processes.
+It runs both stages (`ingest.kafka_stages`) by default: the table stage in this process and the
+site stage in a child process (`railbird.site_process`), so that the two CPU-bound loops use two
+cores instead of taking turns on one interpreter lock. `--stage` (or `RAILBIRD_KAFKA_STAGE`)
+runs one stage only, to place them on different machines.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import logging
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from types import FrameType
 
+from detectors.detector import Detector
 from detectors.registry import DETECTOR_TYPES, build_detectors
 from ingest.kafka_clients import (
     TopicLayoutError,
@@ -22,23 +24,26 @@ from ingest.kafka_clients import (
     make_producer,
     warm_up,
 )
-from ingest.kafka_metrics import WorkerMetrics, serve_metrics
+from ingest.kafka_metrics import StageSamples, WorkerMetrics, serve_metrics
 from ingest.kafka_settings import KafkaSettings
 from ingest.kafka_stages import (
     StageName,
     chosen_stages,
     make_stage_consumer,
-    run_in_threads,
     stage_detectors,
 )
 from ingest.kafka_worker import KafkaWorker
 from ingest.store_process import StoreProcess
 from railbird.gc_tuning import tune_for_streaming
+from railbird.site_process import SiteStageProcess
 from rules.pipeline import Pipeline
 from store.database import make_engine, migrate
 from store.settings import StoreSettings
 
 log = logging.getLogger(__name__)
+
+# Called with the stages' metrics once they exist (the site child publishes them to its parent).
+MetricsHook = Callable[[list[WorkerMetrics]], None]
 
 
 def run_worker(args: argparse.Namespace) -> int:
@@ -48,16 +53,6 @@ def run_worker(args: argparse.Namespace) -> int:
     if unknown:
         print(f"railbird run: unknown detectors {sorted(unknown)}", file=sys.stderr)  # noqa: T201
         return 2
-    if getattr(args, "metrics_port", None) is not None:
-        settings.metrics_port = args.metrics_port
-    store = None
-    if not getattr(args, "no_store", False):
-        database_url = StoreSettings().database_url
-        engine = make_engine(database_url)
-        migrate(engine)
-        engine.dispose()
-        # The store writes in its own process, off the worker's core (see ingest.store_process).
-        store = StoreProcess(database_url)
     try:
         stages = chosen_stages(getattr(args, "stage", None) or settings.stage)
     except ValueError as exc:
@@ -69,75 +64,101 @@ def run_worker(args: argparse.Namespace) -> int:
     by_stage = {stage: found for stage, found in by_stage.items() if found} or {
         stages[0]: []  # no detectors at all: the framework alone, for the benchmark
     }
-    consumers = {stage: make_stage_consumer(settings, stage) for stage in by_stage}
+    if getattr(args, "metrics_port", None) is not None:
+        settings.metrics_port = args.metrics_port
+    if not getattr(args, "no_store", False):
+        _migrate()  # once, before any stage's store process writes
+    if len(by_stage) == 1:
+        return run_stage(args, settings, *by_stage.items())
+    site = SiteStageProcess(args)
+    code = 1
     try:
-        partitions = check_copartitioned(next(iter(consumers.values())), settings.input_topics)
+        code = run_stage(args, settings, ("tables", by_stage["tables"]), site=site)
+    finally:
+        if code != 0:
+            site.stop()  # it finishes its batch, commits and exits (a signal has done so too)
+        # Else this stage ended idle (`--exit-when-idle`): the site stage ends on its own.
+        site_code = site.wait()
+    if site_code != 0:
+        log.error("the site stage's process exited with code %s", site_code)
+    return code or (1 if site_code != 0 else 0)
+
+
+def run_stage(
+    args: argparse.Namespace,
+    settings: KafkaSettings,
+    stage_and_detectors: tuple[StageName, list[Detector]],
+    *,
+    site: SiteStageProcess | None = None,
+    stop: threading.Event | None = None,
+    on_metrics: MetricsHook | None = None,
+) -> int:
+    """Run one stage in this process until stopped (or idle); `site`, the other stage's child
+    process, is watched (its failure stops this one) and its metrics served with ours."""
+    stage, detectors = stage_and_detectors
+    consumer = make_stage_consumer(settings, stage)
+    try:
+        partitions = check_copartitioned(consumer, settings.input_topics)
     except TopicLayoutError as exc:
-        for consumer in consumers.values():
-            consumer.close()
-        if store is not None:
-            store.close()
+        consumer.close()
         print(f"railbird run: {exc}", file=sys.stderr)  # noqa: T201
         return 2
+    store = _start_store() if not getattr(args, "no_store", False) else None
     producer = make_producer(settings)
     warm_up(producer, (settings.flags_topic, settings.actions_topic))
-    metrics = {stage: WorkerMetrics(stage) for stage in by_stage}
+    metrics = WorkerMetrics(stage)
+    if on_metrics is not None:
+        on_metrics([metrics])
+    served: list[StageSamples] = [metrics, *([site.metrics] if site is not None else [])]
     server = (
-        serve_metrics(list(metrics.values()), settings.metrics_host, settings.metrics_port)
+        serve_metrics(served, settings.metrics_host, settings.metrics_port)
         if settings.metrics_port
         else None
     )
-    stop = threading.Event()
+    stop = stop or threading.Event()
 
     def on_signal(signum: int, _frame: FrameType | None) -> None:
         log.info("signal %d: finishing the batch, committing, exiting", signum)
         stop.set()
+        if site is not None:
+            site.stop()
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    # One producer and one store process serve both stages (both are thread-safe).
-    workers = {
-        stage: KafkaWorker(
-            settings,
-            Pipeline(found),
-            consumers[stage],
-            producer,
-            store,
-            metrics[stage],
-            stage=stage,
-        )
-        for stage, found in by_stage.items()
-    }
+    if site is not None:
+        site.on_failure(stop.set)
+    worker = KafkaWorker(
+        settings, Pipeline(detectors), consumer, producer, store, metrics, stage=stage
+    )
     tune_for_streaming()
     log.info(
-        "railbird run: stages %s (groups %s), %d partitions per topic, %s",
-        ", ".join(by_stage),
-        ", ".join(_group(settings, stage) for stage in by_stage),
+        "railbird run: %s stage (group %s), %d partitions per topic, %s",
+        stage,
+        settings.group_id if stage == "tables" else settings.site_group_id,
         partitions,
         ", ".join(settings.input_topics),
     )
     exit_when_idle = getattr(args, "exit_when_idle", None)
     try:
-        run_in_threads(
-            {
-                stage: functools.partial(worker.run, stop, exit_when_idle=exit_when_idle)
-                for stage, worker in workers.items()
-            },
-            stop,
-        )
+        worker.run(stop, exit_when_idle=exit_when_idle)
     finally:
         if store is not None:
             store.close()  # also after a failure: the child must not outlive the worker
         producer.flush()
         producer.close()
-        for consumer in consumers.values():
-            consumer.close(autocommit=False)
+        consumer.close(autocommit=False)
         if server is not None:
             server.shutdown()
-    for stage, stage_metrics in metrics.items():
-        print(f"railbird run ({stage} stage): {stage_metrics.summary()}", file=sys.stderr)  # noqa: T201
-    return 0
+    print(f"railbird run ({stage} stage): {metrics.summary()}", file=sys.stderr)  # noqa: T201
+    return 1 if site is not None and site.failed() else 0
 
 
-def _group(settings: KafkaSettings, stage: StageName) -> str:
-    return settings.group_id if stage == "tables" else settings.site_group_id
+def _migrate() -> None:
+    engine = make_engine(StoreSettings().database_url)
+    migrate(engine)
+    engine.dispose()
+
+
+def _start_store() -> StoreProcess:
+    # The store writes in its own process, off the worker's core (see ingest.store_process).
+    return StoreProcess(StoreSettings().database_url)
