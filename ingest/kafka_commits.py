@@ -45,6 +45,7 @@ class Checkpoints:
         store: StoreProcess | None,
         metrics: WorkerMetrics,
         progress: dict[Any, PartitionProgress],
+        replay_window_seconds: float | None = None,
     ) -> None:
         self.settings = settings
         self.consumer = consumer
@@ -52,7 +53,10 @@ class Checkpoints:
         self.store = store
         self.metrics = metrics
         self.progress = progress  # the intake's, shared: only partitions still ours commit
-        self.window = timedelta(seconds=settings.replay_window_seconds)
+        window = replay_window_seconds
+        self.window = timedelta(
+            seconds=settings.replay_window_seconds if window is None else window
+        )
         # Processed but not yet stored: (event type, raw record) pairs, flags, actions.
         self.events: list[tuple[str, bytes]] = []
         self.flags: list[Flag] = []

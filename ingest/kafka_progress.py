@@ -4,7 +4,9 @@ Replay marks: every commit carries, in its metadata, the offset from which `repl
 event time precedes the committed offset. A worker that takes the partition over seeks there and
 re-runs those records through the pipeline with their outputs discarded (they were stored and
 produced before that commit), so per-table detector state is rebuilt instead of starting empty.
-Marks are kept one per second of event time, so memory stays small on a busy partition.
+Marks are kept one per `mark_spacing(window)` of event time (a second for the table stage's
+half hour, 16 s for the site stage's 8 h: at most ~1,800 a partition), so memory stays small on
+a busy partition; a replay starts at most that much earlier than it needs to.
 
 The routing index maps the routing keys detector state is keyed by (table, or player for
 table-less chat; tournament for tournament-wide state) to the partitions they arrived on, so a
@@ -22,6 +24,12 @@ from detectors.events import AnyEvent, ChatEvent
 
 REPLAY_PREFIX = "replay="
 _MARK_EVERY = timedelta(seconds=1)
+_MAX_MARKS = 1800
+
+
+def mark_spacing(window: timedelta) -> timedelta:
+    """Replay marks' spacing for a replay window: a second, or coarser for long windows."""
+    return max(_MARK_EVERY, window / _MAX_MARKS)
 
 
 @dataclass
@@ -30,19 +38,22 @@ class PartitionProgress:
     fetched: int | None = None  # next offset the consumer will hand us
     replay_until: int = -1  # offsets below this are replayed with outputs discarded
     marks: deque[tuple[datetime, int]] = field(default_factory=deque)
+    mark_every: timedelta = _MARK_EVERY
 
     def mark(self, when: datetime, offset: int) -> None:
-        if not self.marks or when - self.marks[-1][0] >= _MARK_EVERY:
+        if not self.marks or when - self.marks[-1][0] >= self.mark_every:
             self.marks.append((when, offset))
 
     def replay_from(self, cutoff: datetime) -> int | None:
-        """The first offset whose event time may be at or after `cutoff` (at most 1 s early).
+        """The first offset whose event time may be at or after `cutoff` (at most `mark_every`
+        early).
 
-        Records after a mark and before the next one are less than a second younger than it,
-        so a mark more than a second before `cutoff` and everything up to the next mark can go.
+        Records after a mark and before the next one are less than `mark_every` younger than
+        it, so a mark that much before `cutoff` and everything up to the next mark can go.
         """
         marks = self.marks
-        while marks and marks[0][0] + _MARK_EVERY <= cutoff:
+        every = self.mark_every
+        while marks and marks[0][0] + every <= cutoff:
             marks.popleft()
         return marks[0][1] if marks else self.processed
 

@@ -46,8 +46,14 @@ class KafkaSettings(BaseSettings):
     site_merge_hold_ms: int = Field(default=1000, ge=0)
     merge_hold_ms: int = Field(default=0, ge=0)
     # Event time replayed (outputs discarded) to rebuild detector state for a newly assigned
-    # partition. Should cover the longest detector memory that matters.
+    # partition. Should cover the longest detector memory that matters: minutes for the table
+    # stage's chat windows and hands; for the site stage, a tournament's sit-out and bounty
+    # history (their detectors keep a tournament 6-8 h after its last event), so a deploy that
+    # moves the site stage does not blind it for the rest of the day. The price: a site-stage
+    # takeover re-reads that much of the whole stream before its flags are live again (the
+    # table stage's are not delayed). Checkpointed detector state would make both unnecessary.
     replay_window_seconds: float = Field(default=1800.0, ge=0)
+    site_replay_window_seconds: float = Field(default=8 * 3600.0, ge=0)
     session_timeout_ms: int = Field(default=10000, ge=6000)
     heartbeat_interval_ms: int = Field(default=1000, ge=100)
 

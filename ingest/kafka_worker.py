@@ -2,7 +2,7 @@
 
 One `KafkaWorker` runs one *stage* (`kafka_stages`): "tables" (table-scoped detectors, the
 partitions shared by the group's members) or "site" (detectors whose state spans tables, every
-partition with one member of `<group_id>-site`); `railbird run` runs both, on two threads. Only
+partition with one member of `<group_id>-site`); `railbird run` runs both, in two processes. Only
 the table stage stores events and dead-letters; the site stage stores its flags and actions.
 
 Per cycle: poll -> decode -> merge the partitions in event time (`kafka_intake`) ->
@@ -42,7 +42,12 @@ from ingest.kafka_intake import Intake
 from ingest.kafka_merge import EventTimeMerge, Pending
 from ingest.kafka_metrics import WorkerMetrics
 from ingest.kafka_outputs import send_dead_letter, send_outputs
-from ingest.kafka_progress import PartitionProgress, RoutingIndex, parse_replay
+from ingest.kafka_progress import (
+    PartitionProgress,
+    RoutingIndex,
+    mark_spacing,
+    parse_replay,
+)
 from ingest.kafka_settings import KafkaSettings
 from ingest.kafka_stages import StageName, has_joined
 from ingest.store_process import StoreProcess
@@ -72,8 +77,13 @@ class KafkaWorker:
         self.merge = EventTimeMerge(settings.max_merge_wait_ms / 1000, hold=hold)
         self.intake = Intake(settings, consumer, self.merge)
         self._progress = self.intake.progress
+        window = (
+            settings.site_replay_window_seconds
+            if stage == "site"
+            else settings.replay_window_seconds
+        )
         self.commits = Checkpoints(
-            settings, consumer, producer, store, self.metrics, self._progress
+            settings, consumer, producer, store, self.metrics, self._progress, window
         )
         self._routes = RoutingIndex()
         self._clock: datetime | None = None  # newest event time processed
@@ -181,7 +191,9 @@ class KafkaWorker:
             om = committed[tp]
             start = beginning[tp] if om is None else om.offset
             replay = parse_replay(om.metadata if om is not None else "")
-            progress = self._progress[tp] = PartitionProgress(processed=start)
+            progress = self._progress[tp] = PartitionProgress(
+                processed=start, mark_every=mark_spacing(self.commits.window)
+            )
             if replay is not None and replay < start:
                 progress.replay_until = start
                 progress.processed = progress.fetched = replay

@@ -23,7 +23,7 @@ from ingest.kafka_codec import (
 )
 from ingest.kafka_merge import EventTimeMerge, pending
 from ingest.kafka_producer import route
-from ingest.kafka_progress import PartitionProgress, RoutingIndex, parse_replay
+from ingest.kafka_progress import PartitionProgress, RoutingIndex, mark_spacing, parse_replay
 from ingest.kafka_settings import KafkaSettings
 from rules.actions import Action
 from rules.flags import Flag
@@ -233,6 +233,21 @@ def test_replay_offset_covers_the_window_before_the_commit() -> None:
     assert progress.replay_from(at(2.0)) == 2  # at most a second early, never late
     assert progress.commit_metadata(at(9.0)) == "replay=5"  # offset 4 (t=3.1) is too old
     assert parse_replay(progress.commit_metadata(at(60.0))) == 6  # nothing in the window
+
+
+def test_a_long_replay_window_keeps_coarser_marks_and_replays_at_most_one_spacing_early() -> None:
+    """The site stage replays 8 h: one mark a second would be 28,800 a partition."""
+    assert mark_spacing(timedelta(minutes=30)) == timedelta(seconds=1)
+    every = mark_spacing(timedelta(hours=8))
+    assert every == timedelta(seconds=16)
+    progress = PartitionProgress(processed=0, mark_every=every)
+    for offset in range(8 * 3600):  # a record a second for 8 h
+        progress.mark(at(offset), offset)
+        progress.processed = offset + 1
+    assert len(progress.marks) == 8 * 3600 // 16
+    cutoff = at(5 * 3600 + 7)  # replay what is younger than this
+    start = progress.replay_from(cutoff)
+    assert start is not None and cutoff - every < at(start) <= cutoff
 
 
 @pytest.mark.parametrize("metadata", ["", "replay=", "replay=x", "other=3", None])
