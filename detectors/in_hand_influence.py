@@ -205,6 +205,10 @@ class InHandInfluence:
                 folds.setdefault(action.player_id, action.ts)
         findings = []
         for m in hand.messages:
+            if m.ts >= event.ended_at:
+                # Sent after the hand was over: a live stream can deliver a table's chat before
+                # the hand's end (another topic, so another partition), but the history knows.
+                continue
             verdict = self._retro_verdict(m, holdings, folds, previous)
             if verdict is None:
                 continue

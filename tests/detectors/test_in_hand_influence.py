@@ -249,3 +249,20 @@ def test_table_chat_and_private_messages_are_read_by_the_detector_of_their_kafka
     }
     assert detector_scope(InHandInfluence()) == "table"
     assert detector_scope(PrivateInHandInfluence()) == "site"
+
+
+def test_a_message_sent_after_the_hand_ended_is_never_upgraded_even_if_read_before_its_end() -> (
+    None
+):
+    """Live, a table's chat and its hand_end travel on different topics (so partitions): "nh,
+    had 77" sent just after the end can be read before it. The hand history says when the hand
+    ended, so the retrospective never calls that a leak; the same words inside the hand are."""
+    h = hand_events()
+    after = chat("nh, had 77", t=61, player="p-cat", message_id="m-after")
+    during = chat("had 77 ugh", t=30, player="p-cat", message_id="m-during")
+    pipeline = Pipeline([InHandInfluence(), PrivateInHandInfluence()])
+    # hand_end arrives late: after the message that followed it
+    events: list[AnyEvent] = [h["start"], during, after, h["end"], h["hand"]]
+    flags = [f for e in events for f in pipeline.process(e).flags]
+    critical = {m for f in flags if f.finding.severity == "critical" for m in f.finding.message_ids}
+    assert critical == {"m-during"}
