@@ -119,6 +119,9 @@ class Lane:
             # Cover the whole test stream: a worker taking over rebuilds state from all of it.
             replay_window_seconds=86400,
             site_replay_window_seconds=86400,
+            # The stream is produced ~1,000x faster than real time: ms of fetch skew are
+            # seconds of event time (see test_two_workers_one_killed_the_survivor_finishes).
+            site_merge_hold_ms=1000,
             **settings,
         )
         s = self.settings
