@@ -8,7 +8,8 @@ One run on this machine, against a fresh single-node broker (or `--bootstrap`):
    both stages (`ingest.kafka_stages`), so also `--stage tables` alone (what scales out with
    more workers) and `--stage site` alone (one owner reads the whole stream);
    and with no detectors at all (`RAILBIRD_KAFKA_DETECTORS=none`): the worker's own overhead
-   (Kafka, decoding, merge, store, commits), separated from the detectors' cost;
+   (Kafka, decoding, merge, store, commits), separated from the detectors' cost; each with the
+   CPU time all of the worker's processes spent per event (`bench.kafka_runs`);
 3. produce-to-flag latency at a paced rate: from sending a chat message to its flag arriving on
    `moderation.flags`, p50 / p99.
 Results go to docs/benchmarks-kafka.md with the command and the machine.
@@ -20,12 +21,11 @@ import argparse
 import os
 import platform
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -33,161 +33,24 @@ import kafka
 import orjson
 from kafka import KafkaConsumer, TopicPartition
 
+from bench.kafka_runs import (
+    PARTITIONS,
+    REPO,
+    Rate,
+    chat_messages,
+    produce,
+    raw_consume,
+    settings_for,
+    start_worker,
+    worker_rate,
+)
 from detectors.detector import detector_scope
 from detectors.registry import DETECTOR_TYPES
 from ingest.kafka_clients import make_producer, warm_up
 from ingest.kafka_codec import event_key
 from ingest.kafka_settings import KafkaSettings
-from rules.flags import format_ts
-from sim.config import SimConfig
-from sim.run import simulate
-from tests.integration.kafka_broker import create_topics, start_broker
+from tests.integration.kafka_broker import start_broker
 from tests.integration.net import free_port, scrape_metrics
-
-REPO = Path(__file__).resolve().parents[1]
-RAILBIRD = REPO / ".venv" / "bin" / "railbird"
-PARTITIONS = 6
-
-
-def chat_messages(count: int, seed: int) -> list[dict[str, Any]]:
-    """Realistic chat (with the simulator's violations), repeated with fresh ids up to `count`."""
-    config = SimConfig(
-        seed=seed, tournaments=2, cash_tables=4, hours=2.0, players_per_tournament=90
-    )
-    base = [e for kind, e in simulate(config) if kind == "event" and e["type"] == "chat"]
-    out: list[dict[str, Any]] = []
-    span = _when(base[-1]) - _when(base[0]) + timedelta(minutes=1)
-    for rep in range(count // len(base) + 1):
-        # Later rounds: fresh players and message ids, and later times, so a repeat reads as
-        # new traffic (not as one spammer, and not as time running backwards).
-        out.extend(
-            {
-                **e,
-                "message_id": f"{e['message_id']}-r{rep}",
-                "player_id": f"{e['player_id']}-r{rep}",
-                "ts": format_ts(_when(e) + rep * span),
-            }
-            for e in base
-        )
-    return out[:count]
-
-
-def _when(event: dict[str, Any]) -> datetime:
-    return datetime.fromisoformat(event["ts"])
-
-
-def settings_for(bootstrap: str, prefix: str) -> KafkaSettings:
-    s = KafkaSettings(
-        bootstrap_servers=bootstrap,
-        group_id=f"{prefix}-railbird",
-        chat_topic=f"{prefix}.chat.messages",
-        table_topic=f"{prefix}.poker.table-events",
-        hand_topic=f"{prefix}.poker.hands",
-        flags_topic=f"{prefix}.moderation.flags",
-        actions_topic=f"{prefix}.moderation.actions",
-    )
-    inputs = list(s.input_topics)
-    topics = [*inputs, *(s.dlq_topic(t) for t in inputs), s.flags_topic, s.actions_topic]
-    create_topics(bootstrap, topics, partitions=PARTITIONS)
-    return s
-
-
-def produce(settings: KafkaSettings, messages: list[dict[str, Any]]) -> float:
-    producer = make_producer(settings)
-    started = time.perf_counter()
-    for m in messages:
-        producer.send(settings.chat_topic, key=event_key(m), value=orjson.dumps(m))
-    producer.flush()
-    seconds = time.perf_counter() - started
-    producer.close()
-    return len(messages) / seconds
-
-
-def raw_consume(settings: KafkaSettings, count: int) -> float:
-    consumer = KafkaConsumer(bootstrap_servers=settings.bootstrap_servers, max_poll_records=2000)
-    tps = [TopicPartition(settings.chat_topic, p) for p in range(PARTITIONS)]
-    consumer.assign(tps)
-    consumer.seek_to_beginning(*tps)
-    got = 0
-    started = time.perf_counter()
-    while got < count:
-        got += sum(len(b) for b in consumer.poll(timeout_ms=500).values())
-    seconds = time.perf_counter() - started
-    consumer.close()
-    return count / seconds
-
-
-def start_worker(settings: KafkaSettings, workdir: Path, port: int, *args: str) -> Any:
-    env = {**os.environ, "RAILBIRD_DATABASE_URL": f"sqlite:///{workdir / 'store.db'}"}
-    env.update({f"RAILBIRD_KAFKA_{k.upper()}": str(v) for k, v in settings.model_dump().items()})
-    log = (workdir / "worker.log").open("wb")
-    return subprocess.Popen(
-        [str(RAILBIRD), "run", "--metrics-port", str(port), *args],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-
-
-def committed(settings: KafkaSettings, consumer: KafkaConsumer) -> int:
-    """Chat records the worker's group has committed: stored, flags flushed, offsets durable."""
-    tps = [TopicPartition(settings.chat_topic, p) for p in range(PARTITIONS)]
-    return sum(consumer.committed(tp) or 0 for tp in tps)
-
-
-def stages_of(settings: KafkaSettings) -> dict[str, str]:
-    """The stages a worker with `settings` runs, each with its consumer group (a stage without
-    detectors is not run: `RAILBIRD_KAFKA_DETECTORS=none` runs the table stage alone)."""
-    groups = {"tables": settings.group_id, "site": settings.site_group_id}
-    chosen = list(groups) if settings.stage == "all" else [settings.stage]
-    if settings.detectors == "none":
-        chosen = chosen[:1]
-    return {stage: groups[stage] for stage in chosen}
-
-
-def worker_rate(settings: KafkaSettings, workdir: Path, count: int, *args: str) -> float:
-    """Events/s from the first processed record to the last one *committed* (so stored: the
-    store runs in its own process and may trail the worker's processing by a few batches),
-    by every stage the worker runs: each of them reads every record."""
-    port = free_port()
-    worker = start_worker(settings, workdir, port, *args)
-    stages = stages_of(settings)
-    groups = {
-        stage: KafkaConsumer(
-            bootstrap_servers=settings.bootstrap_servers, group_id=group, enable_auto_commit=False
-        )
-        for stage, group in stages.items()
-    }
-    first: tuple[float, float] | None = None
-    try:
-        while True:
-            m = scrape_metrics(port)
-            done = min(
-                sum(
-                    v
-                    for k, v in m.items()
-                    if k.startswith(f'railbird_kafka_records_total{{stage="{stage}"')
-                )
-                for stage in stages
-            )
-            now = time.perf_counter()
-            if done and first is None:
-                first = (now, done)
-            if (
-                done >= count
-                and first is not None
-                and all(committed(settings, g) >= count for g in groups.values())
-            ):
-                return (count - first[1]) / (time.perf_counter() - first[0])
-            if worker.poll() is not None:
-                raise RuntimeError(f"worker exited: {(workdir / 'worker.log').read_text()[-2000:]}")
-            time.sleep(0.05 if done < count else 0.01)
-    finally:
-        for group in groups.values():
-            group.close(autocommit=False)
-        worker.send_signal(signal.SIGTERM)
-        worker.wait(60)
-
 
 Percentiles = tuple[float, float, int]  # p50 ms, p99 ms, flags timed
 STAGE_OF_DETECTOR = {
@@ -282,6 +145,32 @@ def machine() -> str:
     )
 
 
+# (key, row label, settings changed, `railbird run` arguments): one timed worker run each.
+WORKER_RUNS: tuple[tuple[str, str, dict[str, Any], tuple[str, ...]], ...] = (
+    ("both", "`railbird run` (both stages: what one worker does), SQLite store", {}, ()),
+    (
+        "tables",
+        "`--stage tables` (the part more workers share), SQLite store",
+        {"stage": "tables"},
+        (),
+    ),
+    ("site", "`--stage site` (one owner, whole stream), SQLite store", {"stage": "site"}, ()),
+    ("nostore", "`railbird run` (both stages), `--no-store`", {}, ("--no-store",)),
+    (
+        "bare",
+        "framework overhead: no detectors (one stage), SQLite store",
+        {"detectors": "none"},
+        (),
+    ),
+    (
+        "bare-ns",
+        "framework overhead: no detectors (one stage), `--no-store`",
+        {"detectors": "none"},
+        ("--no-store",),
+    ),
+)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bootstrap", help="use this broker instead of starting one")
@@ -305,30 +194,13 @@ def main(argv: list[str] | None = None) -> int:
             produced = produce(s, bulk)
             print(f"produce {produced:,.0f} msgs/s", flush=True)
             raw = raw_consume(s, len(bulk))
-            print(f"raw consume {raw:,.0f} msgs/s", flush=True)
-            (work / "a").mkdir()
-            stored = worker_rate(s, work / "a", len(bulk))
-            print(f"railbird run {stored:,.0f} events/s", flush=True)
-            s5 = s.model_copy(update={"group_id": s.group_id + "-tables", "stage": "tables"})
-            (work / "f").mkdir()
-            tables = worker_rate(s5, work / "f", len(bulk))
-            print(f"railbird run, --stage tables {tables:,.0f} events/s", flush=True)
-            s6 = s.model_copy(update={"group_id": s.group_id + "-site", "stage": "site"})
-            (work / "g").mkdir()
-            site = worker_rate(s6, work / "g", len(bulk))
-            print(f"railbird run, --stage site {site:,.0f} events/s", flush=True)
-            s2 = s.model_copy(update={"group_id": s.group_id + "-nostore"})
-            (work / "b").mkdir()
-            nostore = worker_rate(s2, work / "b", len(bulk), "--no-store")
-            print(f"railbird run --no-store {nostore:,.0f} events/s", flush=True)
-            s3 = s.model_copy(update={"group_id": s.group_id + "-bare", "detectors": "none"})
-            (work / "d").mkdir()
-            bare = worker_rate(s3, work / "d", len(bulk))
-            print(f"railbird run, no detectors {bare:,.0f} events/s", flush=True)
-            s4 = s.model_copy(update={"group_id": s.group_id + "-bare-ns", "detectors": "none"})
-            (work / "e").mkdir()
-            bare_ns = worker_rate(s4, work / "e", len(bulk), "--no-store")
-            print(f"railbird run, no detectors, --no-store {bare_ns:,.0f} events/s", flush=True)
+            print(f"raw consume {raw.events_per_second:,.0f} msgs/s", flush=True)
+            rates: dict[str, Rate] = {}
+            for key, label, changes, extra in WORKER_RUNS:
+                (work / key).mkdir()
+                changed = s.model_copy(update={"group_id": f"{s.group_id}-{key}", **changes})
+                rates[key] = worker_rate(changed, work / key, len(bulk), *extra)
+                print(f"{label}: {rates[key].events_per_second:,.0f} events/s", flush=True)
             (work / "c").mkdir()
             lat, lag = latency(
                 settings_for(bootstrap, f"lat{os.getpid()}"), work / "c", paced, args.rate
@@ -337,31 +209,28 @@ def main(argv: list[str] | None = None) -> int:
             if broker is not None:
                 broker.stop()
     command = "make bench-kafka  (python -m bench.kafka_bench " + " ".join(argv or sys.argv[1:])
-    rates = "\n".join(
-        f"| {label} | {rate:,.0f} events/s ({rate / raw:.1%} of raw consume) |"
-        for label, rate in (
-            ("`railbird run` (both stages: what one worker does), SQLite store", stored),
-            ("`--stage tables` (the part more workers share), SQLite store", tables),
-            ("`--stage site` (one owner, whole stream), SQLite store", site),
-            ("`railbird run` (both stages), `--no-store`", nostore),
-            ("framework overhead: no detectors (one stage), SQLite store", bare),
-            ("framework overhead: no detectors (one stage), `--no-store`", bare_ns),
-        )
+    rows = "\n".join(
+        f"| {label} | {rates[key].events_per_second:,.0f} events/s "
+        f"({rates[key].events_per_second / raw.events_per_second:.1%} of raw consume) "
+        f"| {rates[key].cpu_us_per_event:,.0f} µs ({rates[key].cores:.2f} cores) |"
+        for key, label, _changes, _extra in WORKER_RUNS
     )
     hold = KafkaSettings().site_merge_hold_ms
     (t50, t99, tn), (s50, s99, sn) = lat["tables"], lat["site"]
     at = f"produce-to-flag latency at {args.rate:,.0f} msgs/s"
     latency_rows = "\n".join(
         [
-            f"| {at}, table-stage flags, p50 | {t50:,.0f} ms |",
-            f"| {at}, table-stage flags, p99 | {t99:,.0f} ms (target < 250 ms) |",
+            f"| {at}, table-stage flags, p50 | {t50:,.0f} ms | |",
+            f"| {at}, table-stage flags, p99 | {t99:,.0f} ms (target < 250 ms) | |",
             f"| {at}, site-stage flags (held {hold:,} ms), p50 / p99 "
-            f"| {s50:,.0f} / {s99:,.0f} ms |",
+            f"| {s50:,.0f} / {s99:,.0f} ms | |",
             f"| flags timed (tables / site) / worker lag after the paced phase "
-            f"| {tn} / {sn} / {lag:,.0f} records |",
+            f"| {tn} / {sn} / {lag:,.0f} records | |",
         ]
     )
-    split = f"{1e6 / bare:,.0f} µs / {1e6 / tables - 1e6 / bare:,.0f} µs"
+    bare_us = 1e6 / rates["bare"].events_per_second
+    tables_us = 1e6 / rates["tables"].events_per_second
+    split = f"{bare_us:,.0f} µs / {tables_us - bare_us:,.0f} µs"
     report = f"""# Kafka benchmark
 
 Command: `{command.strip()})`
@@ -369,12 +238,17 @@ Machine: {host}
 Run: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, single-node Kafka 4.1.1 broker on the same machine,
 {PARTITIONS} partitions per topic, one `railbird run` worker, {len(bulk):,} simulated chat messages.
 
-| measure | value |
-|---|---|
-| produce (`railbird produce` settings) | {produced:,.0f} msgs/s |
-| raw kafka-python consume, chat topic, no processing | {raw:,.0f} msgs/s |
-{rates}
-| per event, table stage: worker overhead (no detectors, store) / detectors + rules | {split} |
+CPU per event: user + system time of every process of the worker (its stages and their store
+writers; for raw consume, the one consumer) over the timed span, divided by the events; "cores"
+is that CPU time per second of wall time (the machine has {os.cpu_count()}).
+
+| measure | value | CPU per event |
+|---|---|---|
+| produce (`railbird produce` settings) | {produced:,.0f} msgs/s | |
+| raw kafka-python consume, chat topic, no processing | {raw.events_per_second:,.0f} msgs/s \
+| {raw.cpu_us_per_event:,.0f} µs ({raw.cores:.2f} cores) |
+{rows}
+| per event, table stage: worker overhead (no detectors, store) / detectors + rules | {split} | |
 {latency_rows}
 """
     # The hand-written reading below the table survives a re-run.

@@ -36,6 +36,7 @@ from store.database import make_engine
 
 from .kafka_broker import create_topics
 from .net import free_port, scrape_metrics
+from .procs import alive, descendants
 
 pytestmark = pytest.mark.kafka
 
@@ -250,24 +251,6 @@ def _exits(process: subprocess.Popen[bytes], timeout: float) -> int:
     return process.wait(timeout)
 
 
-def _descendants(pid: int) -> list[int]:
-    """Every process below `pid` (Linux /proc)."""
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        for child in (task / "children").read_text().split():
-            found += [int(child), *_descendants(int(child))]
-    return found
-
-
-def _alive(pid: int) -> bool:
-    """Running, not a zombie waiting for a parent that is gone (or for init) to reap it."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return False
-    return state != "Z"
-
-
 def _producing(lane: Lane, stream: Stream, rate: float) -> threading.Thread:
     thread = threading.Thread(target=lane.produce, args=(stream.events, rate), daemon=True)
     thread.start()
@@ -357,13 +340,13 @@ def test_kill_9_then_restart_loses_nothing_and_duplicates_no_flag(
             lambda: lane.stored_events() >= stream.count // 3 and committed() >= stream.count // 4,
             60,
         )
-    children = _descendants(first.pid)  # the site stage's and the store's processes
+    children = descendants(first.pid)  # the site stage's and the store's processes
     assert len(children) >= 2, children
     first.send_signal(signal.SIGKILL)  # still stopped: it dies mid-stream, whatever its speed
     first.wait(10)
     # They learn of it from their pipes and exit (the site stage after committing): no orphan
     # goes on consuming, writing or holding partitions.
-    wait_for(lambda: not any(_alive(pid) for pid in children), 60, "the worker's children")
+    wait_for(lambda: not any(alive(pid) for pid in children), 60, "the worker's children")
     killed_at = lane.stored_events()
     assert killed_at < stream.count, "the worker should die mid-stream"
     second = lane.start_worker("--exit-when-idle", "2")

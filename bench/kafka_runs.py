@@ -1,0 +1,186 @@
+"""The Kafka benchmark's timed runs: the chat workload, raw consume, one `railbird run` worker.
+
+`bench.kafka_bench` composes them into the report; the rates come with the CPU that produced
+them (every process of the worker), since on a small machine CPU, not wall time, is what a
+second stage or another worker competes for.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import orjson
+from kafka import KafkaConsumer, TopicPartition
+
+from ingest.kafka_clients import make_producer
+from ingest.kafka_codec import event_key
+from ingest.kafka_settings import KafkaSettings
+from rules.flags import format_ts
+from sim.config import SimConfig
+from sim.run import simulate
+from tests.integration.kafka_broker import create_topics
+from tests.integration.net import free_port, scrape_metrics
+from tests.integration.procs import tree_cpu_seconds
+
+REPO = Path(__file__).resolve().parents[1]
+RAILBIRD = REPO / ".venv" / "bin" / "railbird"
+PARTITIONS = 6
+
+
+def chat_messages(count: int, seed: int) -> list[dict[str, Any]]:
+    """Realistic chat (with the simulator's violations), repeated with fresh ids up to `count`."""
+    config = SimConfig(
+        seed=seed, tournaments=2, cash_tables=4, hours=2.0, players_per_tournament=90
+    )
+    base = [e for kind, e in simulate(config) if kind == "event" and e["type"] == "chat"]
+    out: list[dict[str, Any]] = []
+    span = _when(base[-1]) - _when(base[0]) + timedelta(minutes=1)
+    for rep in range(count // len(base) + 1):
+        # Later rounds: fresh players and message ids, and later times, so a repeat reads as
+        # new traffic (not as one spammer, and not as time running backwards).
+        out.extend(
+            {
+                **e,
+                "message_id": f"{e['message_id']}-r{rep}",
+                "player_id": f"{e['player_id']}-r{rep}",
+                "ts": format_ts(_when(e) + rep * span),
+            }
+            for e in base
+        )
+    return out[:count]
+
+
+def _when(event: dict[str, Any]) -> datetime:
+    return datetime.fromisoformat(event["ts"])
+
+
+def settings_for(bootstrap: str, prefix: str) -> KafkaSettings:
+    s = KafkaSettings(
+        bootstrap_servers=bootstrap,
+        group_id=f"{prefix}-railbird",
+        chat_topic=f"{prefix}.chat.messages",
+        table_topic=f"{prefix}.poker.table-events",
+        hand_topic=f"{prefix}.poker.hands",
+        flags_topic=f"{prefix}.moderation.flags",
+        actions_topic=f"{prefix}.moderation.actions",
+    )
+    inputs = list(s.input_topics)
+    topics = [*inputs, *(s.dlq_topic(t) for t in inputs), s.flags_topic, s.actions_topic]
+    create_topics(bootstrap, topics, partitions=PARTITIONS)
+    return s
+
+
+def produce(settings: KafkaSettings, messages: list[dict[str, Any]]) -> float:
+    producer = make_producer(settings)
+    started = time.perf_counter()
+    for m in messages:
+        producer.send(settings.chat_topic, key=event_key(m), value=orjson.dumps(m))
+    producer.flush()
+    seconds = time.perf_counter() - started
+    producer.close()
+    return len(messages) / seconds
+
+
+def raw_consume(settings: KafkaSettings, count: int) -> Rate:
+    consumer = KafkaConsumer(bootstrap_servers=settings.bootstrap_servers, max_poll_records=2000)
+    tps = [TopicPartition(settings.chat_topic, p) for p in range(PARTITIONS)]
+    consumer.assign(tps)
+    consumer.seek_to_beginning(*tps)
+    got = 0
+    started, cpu = time.perf_counter(), time.process_time()  # this process: its only consumer
+    while got < count:
+        got += sum(len(b) for b in consumer.poll(timeout_ms=500).values())
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    consumer.close()
+    return Rate(count / seconds, cpu / count * 1e6, cpu / seconds)
+
+
+def start_worker(settings: KafkaSettings, workdir: Path, port: int, *args: str) -> Any:
+    env = {**os.environ, "RAILBIRD_DATABASE_URL": f"sqlite:///{workdir / 'store.db'}"}
+    env.update({f"RAILBIRD_KAFKA_{k.upper()}": str(v) for k, v in settings.model_dump().items()})
+    log = (workdir / "worker.log").open("wb")
+    return subprocess.Popen(
+        [str(RAILBIRD), "run", "--metrics-port", str(port), *args],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+
+def committed(settings: KafkaSettings, consumer: KafkaConsumer) -> int:
+    """Chat records the worker's group has committed: stored, flags flushed, offsets durable."""
+    tps = [TopicPartition(settings.chat_topic, p) for p in range(PARTITIONS)]
+    return sum(consumer.committed(tp) or 0 for tp in tps)
+
+
+def stages_of(settings: KafkaSettings) -> dict[str, str]:
+    """The stages a worker with `settings` runs, each with its consumer group (a stage without
+    detectors is not run: `RAILBIRD_KAFKA_DETECTORS=none` runs the table stage alone)."""
+    groups = {"tables": settings.group_id, "site": settings.site_group_id}
+    chosen = list(groups) if settings.stage == "all" else [settings.stage]
+    if settings.detectors == "none":
+        chosen = chosen[:1]
+    return {stage: groups[stage] for stage in chosen}
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A timed run: events/s, and the CPU all of the worker's processes spent meanwhile."""
+
+    events_per_second: float
+    cpu_us_per_event: float  # both stages and their store writers, start-up excluded
+    cores: float  # CPU seconds per wall second over the timed span
+
+
+def worker_rate(settings: KafkaSettings, workdir: Path, count: int, *args: str) -> Rate:
+    """Events/s from the first processed record to the last one *committed* (so stored: the
+    store runs in its own process and may trail the worker's processing by a few batches),
+    by every stage the worker runs: each of them reads every record."""
+    port = free_port()
+    worker = start_worker(settings, workdir, port, *args)
+    stages = stages_of(settings)
+    groups = {
+        stage: KafkaConsumer(
+            bootstrap_servers=settings.bootstrap_servers, group_id=group, enable_auto_commit=False
+        )
+        for stage, group in stages.items()
+    }
+    first: tuple[float, float, float] | None = None  # wall time, records done, CPU seconds
+    try:
+        while True:
+            m = scrape_metrics(port)
+            done = min(
+                sum(
+                    v
+                    for k, v in m.items()
+                    if k.startswith(f'railbird_kafka_records_total{{stage="{stage}"')
+                )
+                for stage in stages
+            )
+            now = time.perf_counter()
+            if done and first is None:
+                first = (now, done, tree_cpu_seconds(worker.pid))
+            if (
+                done >= count
+                and first is not None
+                and all(committed(settings, g) >= count for g in groups.values())
+            ):
+                seconds, cpu = time.perf_counter() - first[0], tree_cpu_seconds(worker.pid)
+                events = count - first[1]
+                spent = cpu - first[2]
+                return Rate(events / seconds, spent / events * 1e6, spent / seconds)
+            if worker.poll() is not None:
+                raise RuntimeError(f"worker exited: {(workdir / 'worker.log').read_text()[-2000:]}")
+            time.sleep(0.05 if done < count else 0.01)
+    finally:
+        for group in groups.values():
+            group.close(autocommit=False)
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(60)
