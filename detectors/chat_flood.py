@@ -8,11 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import ClassVar
 
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import Evidence, Finding
-from detectors.message_burst import Burst, Emission, Window, routing_key, severity_for, span_of
+from detectors.message_burst import (
+    Burst,
+    Emission,
+    Window,
+    room,
+    severity_for,
+    span_of,
+)
 from detectors.state import State
 
 
@@ -34,17 +42,35 @@ class ChatFlood:
             return []
         span = span_of(self.window_seconds)
         player, channel = event.player_id, event.channel  # pydantic attributes: read once
-        route = routing_key(event.table_id, player)
-        key = (route, player, channel)
-        window: Window | None = state.get(key)
+        route = event.table_id or player  # `routing_key`, without the call
+        now = state.now
+        # The table's windows share one state entry (`room`): most messages find their
+        # window empty, and a fresh key's heap push and sweep were most of this detector's cost.
+        windows = room(state, (route, "flood"), span, now)
+        member = (player, channel)
+        window: Window | None = windows.get(member)
         if window is None:
-            window = Window()
+            window = windows[member] = Window()
+        elif window.until <= now:  # what a put on every message would have expired
+            window.clear()
         window.add(event.ts, event.message_id, 1.0, span)
-        state.put(key, window, span)
+        window.until = now + span
         limit = self.max_messages.get(channel, self.default_max_messages)
-        if window.count <= limit:
+        if len(window.items) <= limit:
             return []
-        burst_key = (*key, "burst")
+        return self._flood(event, route, window, limit, span, state)
+
+    def _flood(
+        self,
+        event: ChatEvent,
+        route: str,
+        window: Window,
+        limit: int,
+        span: timedelta,
+        state: State,
+    ) -> list[Finding]:
+        """A window over its limit: the flag, if this burst reports now."""
+        burst_key = (route, event.player_id, event.channel, "burst")
         burst: Burst = state.get(burst_key) or Burst()
         severity = severity_for(window.count / limit)
         if burst.opens(event.ts, span):  # the id list only when a burst starts: floods are long

@@ -35,6 +35,10 @@ _ZEROS_24 = bytes(24)  # six UTF-32 characters
 _ZEROS_84 = bytes(84)
 _ASCII_UPPER = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _ASCII_LETTERS = _ASCII_UPPER + _ASCII_UPPER.lower()
+_from_bytes = int.from_bytes
+# What `str.split()` splits ASCII on is exactly `isspace` (\x1c-\x1f included): kept by a
+# `translate` that deletes every other byte.
+_ASCII_NOT_SPACE = bytes(c for c in range(128) if not chr(c).isspace())
 
 
 def _default_emoji_limits() -> dict[str, int]:
@@ -57,7 +61,10 @@ def shout_level(text: str, min_letters: int, caps_ratio: float) -> tuple[int, st
     size = len(text)
     if size >= 8 and _may_flood(text) and _CHAR_FLOOD.search(text):
         return 2, "one character or syllable repeated"
-    if size >= 11:  # six words need eleven characters
+    # Six words need eleven characters, and five separators: counted in C for ASCII text.
+    if size >= 11 and (
+        not text.isascii() or len(text.encode("ascii").translate(None, _ASCII_NOT_SPACE)) >= 5
+    ):
         words = text.lower().split()
         count = len(words)
         if count >= 6:
@@ -106,20 +113,23 @@ def _may_flood(text: str) -> bool:
     """Necessary for `_CHAR_FLOOD`: a unit of k <= 3 characters said 8 times makes 7k
     characters in a row equal to the one k later, so at least 6 in a row equal at distance 2
     (k = 1, 2) or 21 at distance 3 (k = 3). XOR with the text shifted by that distance is zero
-    exactly there; one big-int XOR finds it without a Python loop over characters."""
+    exactly there; one big-int XOR finds it without a Python loop over characters.
+
+    `find`, not `in`: `bytes.__contains__` first tries its argument as an int, and the
+    TypeError it raises and clears costs more than the search."""
     if text.isascii():
         data = text.encode("ascii")
-        value = int.from_bytes(data, "little")
-        if _ZEROS_6 in (value ^ (value >> 16)).to_bytes(len(data), "little"):
+        size = len(data)
+        value = _from_bytes(data)  # big-endian: the shifts compare a byte with one earlier
+        if (value ^ (value >> 16)).to_bytes(size).find(_ZEROS_6) >= 0:
             return True
-        return len(data) >= 24 and _ZEROS_21 in (value ^ (value >> 24)).to_bytes(
-            len(data), "little"
-        )
-    data = text.encode("utf-32-le", "surrogatepass")  # four bytes a character
-    value = int.from_bytes(data, "little")
-    if _ZEROS_24 in (value ^ (value >> 64)).to_bytes(len(data), "little"):
+        return size >= 24 and (value ^ (value >> 24)).to_bytes(size).find(_ZEROS_21) >= 0
+    data = text.encode("utf-32-be", "surrogatepass")  # four bytes a character
+    size = len(data)
+    value = _from_bytes(data)
+    if (value ^ (value >> 64)).to_bytes(size).find(_ZEROS_24) >= 0:
         return True
-    return len(text) >= 24 and _ZEROS_84 in (value ^ (value >> 96)).to_bytes(len(data), "little")
+    return len(text) >= 24 and (value ^ (value >> 96)).to_bytes(size).find(_ZEROS_84) >= 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +154,7 @@ class EmojiSpam:
         text = event.text
         if not text:
             return []
-        emoji = count_emoji(text)
+        emoji = 0 if text.isascii() else count_emoji(text)  # most chat: no call
         if event.kind != "text":
             return self._emoji(event, emoji, state) if emoji else []
         level, why = shout_level(text, self.shout_min_letters, self.shout_caps_ratio)

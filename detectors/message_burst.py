@@ -9,34 +9,69 @@ own stable `dedupe_key` (burst start + chunk number), so a replay gives the same
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from detectors.findings import SEVERITY_RANK, Severity
+from detectors.state import State, StateKey
 
 # Cap on ids kept per window, so one runaway bot cannot grow state without bound.
 MAX_WINDOW_ITEMS = 256
+# Per-player records live in one entry per routing key (`room`), which lives this much longer
+# in the state than its window, so it is really put at most once per `KEEP_EXTRA` of event
+# time instead of once per message.
+KEEP_EXTRA = timedelta(minutes=5)
+_NEVER = datetime.min.replace(tzinfo=UTC)
+_NO_TIME = timedelta(0)
 
 
-@dataclass(slots=True)
-class Window:
-    """Messages (time, id, weight) inside a sliding window of event time."""
+class Kept:
+    """A record that is not put in the state on every write (see `room`).
 
-    items: deque[tuple[datetime, str, float]] = field(default_factory=deque)
-    total: float = 0.0
+    `until` is when it would have expired had it been put on every write, with the window's
+    span; readers treat it as gone from then on, so it behaves exactly as such a record."""
+
+    __slots__ = ("refresh_by", "until")
+
+    def __init__(self) -> None:
+        self.until = _NEVER
+        self.refresh_by = _NEVER  # when the entry holding it must be put again
+
+
+class Window(Kept):
+    """Messages (time, id, weight) inside a sliding window of event time.
+
+    A list, not a deque: a kept window outlives its messages (see `room`), and an empty
+    deque holds a 64-slot block; the front pops of a window capped at 256 items are cheap."""
+
+    __slots__ = ("items", "total")
+
+    def __init__(self) -> None:
+        self.until = self.refresh_by = _NEVER  # `Kept.__init__`, without the call
+        self.items: list[tuple[datetime, str, float]] = []
+        self.total = 0.0
 
     def add(self, ts: datetime, message_id: str, weight: float, span: timedelta) -> None:
         items = self.items
+        if not items and span > _NO_TIME:  # the usual case: nothing in the window to prune
+            items.append((ts, message_id, weight))
+            self.total += weight
+            return
         items.append((ts, message_id, weight))
         self.total += weight
         horizon = ts - span
         while items and items[0][0] <= horizon:
-            self.total -= items.popleft()[2]
+            self.total -= items.pop(0)[2]
         while len(items) > MAX_WINDOW_ITEMS:
-            self.total -= items.popleft()[2]
+            self.total -= items.pop(0)[2]
+
+    def clear(self) -> None:
+        """Empty, as a fresh `Window()` (a kept record whose life ran out is reused)."""
+        self.items.clear()
+        self.total = 0.0
 
     @property
     def count(self) -> int:
@@ -47,6 +82,38 @@ class Window:
 
     def first_ts(self) -> datetime:
         return self.items[0][0]
+
+
+class Room(Kept):
+    """One routing key's records of one kind (each player's window at a table, say) in a
+    single state entry. Busy chat keeps it alive, so a player's first line in a while costs a
+    dict insert, not a new state key (a heap push now and a sweep later); each member's own
+    `until` says when a put of it on every message would have let it expire."""
+
+    __slots__ = ("members",)
+
+    def __init__(self) -> None:
+        self.until = self.refresh_by = _NEVER  # `Kept.__init__`, without the call
+        self.members: dict[Hashable, Any] = {}
+
+
+def room(state: State, key: StateKey, span: timedelta, now: datetime) -> dict[Hashable, Any]:
+    """The members kept under `key`, whose entry lives at least `span` past `now`.
+
+    Re-put (and swept of members whose `until` passed) only once per `KEEP_EXTRA`: the entry
+    then lives `span + KEEP_EXTRA`, so it outlives any member touched before the next re-put
+    (`until` at most that `now + span`)."""
+    found: Room | None = state.get(key)
+    if found is None:
+        found = Room()
+    elif now <= found.refresh_by:  # the usual case
+        return found.members
+    members = found.members
+    for gone in [k for k, member in members.items() if member.until <= now]:
+        del members[gone]
+    found.refresh_by = now + KEEP_EXTRA
+    state.put(key, found, span + KEEP_EXTRA)
+    return members
 
 
 class Emission(NamedTuple):

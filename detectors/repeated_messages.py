@@ -10,14 +10,13 @@ Short lines ("gg", "nh", "ty") are exempt: everybody repeats those.
 from __future__ import annotations
 
 import re
-from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import ClassVar
 
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import Evidence, Finding, Severity
-from detectors.message_burst import Burst, Emission, routing_key, severity_for, span_of
+from detectors.message_burst import Burst, Emission, Kept, room, severity_for, span_of
 from detectors.state import State
 
 _NOT_ALNUM = re.compile(r"[\W_]+", re.UNICODE)
@@ -25,6 +24,9 @@ _RUNS = re.compile(r"(.)\1{2,}", re.UNICODE)
 _DIGITS = re.compile(r"\d+")
 _ASCII_NOT_ALNUM = bytes(c for c in range(128) if not chr(c).isalnum())
 _ASCII_DIGITS = b"0123456789"
+_from_bytes = int.from_bytes
+# Lower-cases ASCII in the same `translate` that deletes the rest: one C pass, not two.
+_ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 # How many of a player's recent messages a new one is compared with.
 HISTORY = 8
 WAVE_MAX_PLAYERS = 64
@@ -39,21 +41,31 @@ def fingerprint(text: str) -> tuple[str, int]:
     by one, which is zero exactly where neighbours are equal, so a run of three shows as two
     zero bytes in a row (the last byte XORs with nothing and stays non-zero: no NUL is kept).
     The regex runs only on the rare line that has a run to collapse."""
-    lowered = text.lower()
-    if lowered.isascii():
-        kept = lowered.encode("ascii").translate(None, _ASCII_NOT_ALNUM)
-        size = len(kept)
-        if size > 2:
-            value = int.from_bytes(kept, "little")
-            if b"\0\0" in (value ^ (value >> 8)).to_bytes(size, "little"):
-                return _RUNS.sub(r"\1\1", kept.decode("ascii")), size
-            return kept.decode("ascii"), size
+    if text.isascii():  # lowered in the translate, as `text.lower()` would
+        kept = text.encode("ascii").translate(_ASCII_LOWER, _ASCII_NOT_ALNUM)
         if kept:
-            return kept.decode("ascii"), size
+            return _collapsed(kept), len(kept)
+        lowered = text.lower()
+    else:
+        lowered = text.lower()
+        if lowered.isascii():  # "\u212a" (Kelvin) lowers to "k"
+            kept = lowered.encode("ascii").translate(None, _ASCII_NOT_ALNUM)
+            if kept:
+                return _collapsed(kept), len(kept)
     core = _NOT_ALNUM.sub("", lowered)
     if not core:
         core = "".join(lowered.split())
     return _RUNS.sub(r"\1\1", core), len(core)
+
+
+def _collapsed(kept: bytes) -> str:
+    """`_RUNS.sub` on ASCII alphanumerics, the regex only where a run of three exists."""
+    size = len(kept)
+    if size > 2:
+        value = _from_bytes(kept)  # `find`, not `in`: see `emoji_spam._may_flood`
+        if (value ^ (value >> 8)).to_bytes(size).find(b"\0\0") >= 0:
+            return _RUNS.sub(r"\1\1", kept.decode("ascii"))
+    return kept.decode("ascii")
 
 
 def strip_digits(fp: str) -> str:
@@ -76,26 +88,34 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return inter / (len(a) + len(b) - inter)
 
 
-@dataclass(slots=True)
-class _Said:
-    ts: datetime
-    message_id: str
-    fp: str
-    grams: frozenset[str] | None = None
+# One line a player said: (ts, message id, fingerprint). A tuple: one is made per message.
+# The fingerprint may be stored uncollapsed (ASCII bytes, see `_collapsed`): most lines are
+# never compared with another, so their runs are collapsed only if one ever is.
+_Said = tuple[datetime, str, str | bytes]
 
-    def similar(self, fp: str, grams: list[frozenset[str]], threshold: float) -> bool:
-        """Same fingerprint, or trigram Jaccard over `threshold`; trigrams built only when the
-        lengths could reach it, since most messages differ in length already."""
-        if self.fp == fp:
-            return True
-        short, long_ = sorted((len(self.fp), len(fp)))
-        if short < threshold * long_:
-            return False
-        if not grams:
-            grams.append(trigrams(fp))
-        if self.grams is None:
-            self.grams = trigrams(self.fp)
-        return jaccard(self.grams, grams[0]) >= threshold
+
+class _History(Kept):
+    """A player's recent lines (at most `HISTORY`, oldest first), kept in the table's `room`
+    rather than put on every message. A list, not a deque: it is short, and this is smaller."""
+
+    __slots__ = ("grams", "said")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.said: list[_Said] = []
+        # Trigrams of fingerprints compared lately, built only when two lengths are close.
+        self.grams: dict[str, frozenset[str]] | None = None
+
+    def trigrams(self, fp: str) -> frozenset[str]:
+        cache = self.grams
+        if cache is None:
+            cache = self.grams = {}
+        elif len(cache) >= 4 * HISTORY:  # a cache: dropping it costs a rebuild only
+            cache.clear()
+        grams = cache.get(fp)
+        if grams is None:
+            grams = cache[fp] = trigrams(fp)
+        return grams
 
 
 # A text's first sighting in the window: (player, ts, message id).
@@ -130,42 +150,83 @@ class RepeatedMessages:
         text = event.text  # read once: a pydantic attribute costs four times a local
         if not text or event.kind == "snapcam":
             return []
-        fp, length = fingerprint(text)
+        fp: str | bytes
+        if text.isascii():  # `fingerprint`'s ASCII path, the length test before the collapse
+            fp = text.encode("ascii").translate(_ASCII_LOWER, _ASCII_NOT_ALNUM)
+            length = len(fp)
+            if not fp:  # punctuation only: `fingerprint` keeps its symbols
+                fp, length = fingerprint(text)
+        else:
+            fp, length = fingerprint(text)
         if length < self.min_chars:
             return []
         span = span_of(self.window_seconds)
+        if length < self.wave_min_chars:
+            return self._player_repeats(event, fp, span, state)
+        if type(fp) is bytes:
+            fp = _collapsed(fp)
         findings = self._player_repeats(event, fp, span, state)
-        if length >= self.wave_min_chars:
-            findings.extend(self._wave(event, fp, span, state))
+        findings.extend(self._wave(event, str(fp), span, state))
         return findings
 
     def _player_repeats(
-        self, event: ChatEvent, fp: str, span: timedelta, state: State
+        self, event: ChatEvent, fp: str | bytes, span: timedelta, state: State
     ) -> list[Finding]:
+        """`fp` may still be uncollapsed bytes: collapsed here only if compared with a line."""
         player, ts = event.player_id, event.ts
-        route = routing_key(event.table_id, player)
-        key = (route, player, "said")
-        said = _Said(ts, event.message_id, fp)
-        stored: deque[_Said] | _Said | None = state.get(key)
-        if stored is None:  # the usual case: the player's first line in the window
-            state.put(key, said, span)  # a lone line; the deque comes with the second
-            return [] if self.min_repeats > 1 else self._repeats(event, route, [], span, state)
-        history = deque((stored,), HISTORY) if isinstance(stored, _Said) else stored
+        route = event.table_id or player  # `routing_key`, without the call
+        now = state.now
+        histories = room(state, (route, "said"), span, now)  # the table's players' lines
+        record: _History | None = histories.get(player)
+        if record is None:
+            record = histories[player] = _History()
+        elif record.until <= now:  # what a put on every message would have expired
+            record.said.clear()
+        record.until = now + span
+        said = record.said
         matches: list[str] = []
-        if history:
+        if said:
             horizon = ts - span
-            while history and history[0].ts <= horizon:
-                history.popleft()
-            grams: list[frozenset[str]] = []  # this message's trigrams, once needed
-            similarity = self.similarity
-            matches = [old.message_id for old in history if old.similar(fp, grams, similarity)]
-            if grams:
-                said.grams = grams[0]
-        history.append(said)
-        state.put(key, history, span)
+            while said and said[0][0] <= horizon:
+                del said[0]
+            if said:
+                if type(fp) is bytes:
+                    fp = _collapsed(fp)
+                self._match(record, str(fp), matches)
+        said.append((ts, event.message_id, fp))
+        if len(said) > HISTORY:
+            del said[0]
         if len(matches) + 1 < self.min_repeats:
             return []
         return self._repeats(event, route, matches, span, state)
+
+    def _match(self, record: _History, fp: str, matches: list[str]) -> None:
+        """Append to `matches` the ids of the player's lines that `fp` repeats: the same
+        fingerprint, or trigram Jaccard at least `similarity` (trigrams built only when the
+        lengths could reach it, since most lines differ in length already)."""
+        similarity = self.similarity
+        size = len(fp)
+        grams: frozenset[str] | None = None  # this line's trigrams, once needed
+        said = record.said
+        for i, (at, old_id, stored) in enumerate(said):
+            if type(stored) is bytes:
+                old_fp = _collapsed(stored)
+                said[i] = (at, old_id, old_fp)
+            else:
+                old_fp = str(stored)
+            if old_fp == fp:
+                matches.append(old_id)
+                continue
+            old_size = len(old_fp)
+            if old_size < size:
+                if old_size < similarity * size:
+                    continue
+            elif size < similarity * old_size:
+                continue
+            if grams is None:
+                grams = record.trigrams(fp)
+            if jaccard(record.trigrams(old_fp), grams) >= similarity:
+                matches.append(old_id)
 
     def _repeats(
         self, event: ChatEvent, route: str, matches: list[str], span: timedelta, state: State
