@@ -465,3 +465,28 @@ def test_bad_records_go_to_the_dead_letter_topics_and_the_stream_goes_on(lane: L
     assert {m for f in flagged for m in f["message_ids"]} == {"m-2"}
     assert "3 dead letters" in _summary(lane.worker_log(0))
     assert "0 dead letters" in _summary(lane.worker_log(0), "site")  # stored once, not twice
+
+
+def test_a_worker_whose_site_stage_dies_stops_cleanly_and_says_so(lane: Lane) -> None:
+    """The site stage is a child process: if it dies, the worker must not go on as half a
+    worker (its site detectors silently gone), but stop, committing, and exit non-zero so that
+    its supervisor restarts it whole."""
+    port = free_port()
+    worker = lane.start_worker("--metrics-port", str(port))
+    wait_for(
+        lambda: _partitions_owned(port) == _partitions_owned(port, "site") == 3 * PARTITIONS,
+        90,
+        "both stages to own every partition",
+    )
+    # The worker's children are its store writer and the site stage, which has a store writer
+    # of its own: the child with children is the site stage.
+    family = descendants(worker.pid)
+    site = [pid for pid in family if descendants(pid)]
+    assert len(site) == 1, family  # (the others: a store writer, multiprocessing's tracker)
+    os.kill(site[0], signal.SIGKILL)
+    assert _exits(worker, 60) == 1, lane.worker_log(0)[-3000:]
+    log = lane.worker_log(0)
+    assert "site stage process exited with code -9" in log
+    assert "railbird run (tables stage):" in log  # it finished its batch and committed
+    # The killed stage's own store writer too: it exits when its parent's pipe closes.
+    wait_for(lambda: not any(alive(pid) for pid in family), 30, "no orphan")
