@@ -212,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = "\n".join(
         f"| {label} | {rates[key].events_per_second:,.0f} events/s "
         f"({rates[key].events_per_second / raw.events_per_second:.1%} of raw consume) "
-        f"| {rates[key].cpu_us_per_event:,.0f} µs ({rates[key].cores:.2f} cores) |"
+        f"| {rates[key].cpu_us_per_event:,.0f} µs ({rates[key].cores:.2f} cores) "
+        f"| {rates[key].peak_rss_mib:,.0f} MiB |"
         for key, label, _changes, _extra in WORKER_RUNS
     )
     hold = KafkaSettings().site_merge_hold_ms
@@ -220,12 +221,12 @@ def main(argv: list[str] | None = None) -> int:
     at = f"produce-to-flag latency at {args.rate:,.0f} msgs/s"
     latency_rows = "\n".join(
         [
-            f"| {at}, table-stage flags, p50 | {t50:,.0f} ms | |",
-            f"| {at}, table-stage flags, p99 | {t99:,.0f} ms (target < 250 ms) | |",
+            f"| {at}, table-stage flags, p50 | {t50:,.0f} ms | | |",
+            f"| {at}, table-stage flags, p99 | {t99:,.0f} ms (target < 250 ms) | | |",
             f"| {at}, site-stage flags (held {hold:,} ms), p50 / p99 "
-            f"| {s50:,.0f} / {s99:,.0f} ms | |",
+            f"| {s50:,.0f} / {s99:,.0f} ms | | |",
             f"| flags timed (tables / site) / worker lag after the paced phase "
-            f"| {tn} / {sn} / {lag:,.0f} records | |",
+            f"| {tn} / {sn} / {lag:,.0f} records | | |",
         ]
     )
     bare_us = 1e6 / rates["bare"].events_per_second
@@ -240,15 +241,16 @@ Run: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, single-node Kafka 4.1.1 broker on t
 
 CPU per event: user + system time of every process of the worker (its stages and their store
 writers; for raw consume, the one consumer) over the timed span, divided by the events; "cores"
-is that CPU time per second of wall time (the machine has {os.cpu_count()}).
+is that CPU time per second of wall time (the machine has {os.cpu_count()}). Peak RSS: the
+worker's processes together, sampled every 10-50 ms (shared pages counted in each).
 
-| measure | value | CPU per event |
-|---|---|---|
-| produce (`railbird produce` settings) | {produced:,.0f} msgs/s | |
+| measure | value | CPU per event | peak RSS |
+|---|---|---|---|
+| produce (`railbird produce` settings) | {produced:,.0f} msgs/s | | |
 | raw kafka-python consume, chat topic, no processing | {raw.events_per_second:,.0f} msgs/s \
-| {raw.cpu_us_per_event:,.0f} µs ({raw.cores:.2f} cores) |
+| {raw.cpu_us_per_event:,.0f} µs ({raw.cores:.2f} cores) | |
 {rows}
-| per event, table stage: worker overhead (no detectors, store) / detectors + rules | {split} | |
+| per event, table stage: worker overhead (no detectors, store) / detectors + rules | {split} | | |
 {latency_rows}
 """
     # The hand-written reading below the table survives a re-run.

@@ -27,7 +27,7 @@ from sim.config import SimConfig
 from sim.run import simulate
 from tests.integration.kafka_broker import create_topics
 from tests.integration.net import free_port, scrape_metrics
-from tests.integration.procs import tree_cpu_seconds
+from tests.integration.procs import tree_cpu_seconds, tree_rss_mib
 
 REPO = Path(__file__).resolve().parents[1]
 RAILBIRD = REPO / ".venv" / "bin" / "railbird"
@@ -137,6 +137,7 @@ class Rate:
     events_per_second: float
     cpu_us_per_event: float  # both stages and their store writers, start-up excluded
     cores: float  # CPU seconds per wall second over the timed span
+    peak_rss_mib: float = 0.0  # the worker's processes together, sampled while it ran
 
 
 def worker_rate(settings: KafkaSettings, workdir: Path, count: int, *args: str) -> Rate:
@@ -153,6 +154,7 @@ def worker_rate(settings: KafkaSettings, workdir: Path, count: int, *args: str) 
         for stage, group in stages.items()
     }
     first: tuple[float, float, float] | None = None  # wall time, records done, CPU seconds
+    peak = 0.0
     try:
         while True:
             m = scrape_metrics(port)
@@ -165,6 +167,7 @@ def worker_rate(settings: KafkaSettings, workdir: Path, count: int, *args: str) 
                 for stage in stages
             )
             now = time.perf_counter()
+            peak = max(peak, tree_rss_mib(worker.pid))
             if done and first is None:
                 first = (now, done, tree_cpu_seconds(worker.pid))
             if (
@@ -175,7 +178,7 @@ def worker_rate(settings: KafkaSettings, workdir: Path, count: int, *args: str) 
                 seconds, cpu = time.perf_counter() - first[0], tree_cpu_seconds(worker.pid)
                 events = count - first[1]
                 spent = cpu - first[2]
-                return Rate(events / seconds, spent / events * 1e6, spent / seconds)
+                return Rate(events / seconds, spent / events * 1e6, spent / seconds, peak)
             if worker.poll() is not None:
                 raise RuntimeError(f"worker exited: {(workdir / 'worker.log').read_text()[-2000:]}")
             time.sleep(0.05 if done < count else 0.01)

@@ -1,6 +1,6 @@
 """A process and its descendants, from Linux /proc: the Kafka tests check that a killed
-worker leaves no orphan behind, and the Kafka benchmark sums a worker's CPU over all of its
-processes (table stage, site stage, their store writers)."""
+worker leaves no orphan behind, and the Kafka benchmark sums a worker's CPU and memory over all
+of its processes (table stage, site stage, their store writers)."""
 
 from __future__ import annotations
 
@@ -49,3 +49,18 @@ def tree_cpu_seconds(pid: int) -> float:
         if fields is not None:
             total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
     return total / _TICKS
+
+
+def tree_rss_mib(pid: int) -> float:
+    """Resident memory of `pid` and every live descendant, in MiB (shared pages counted in
+    each process, so an upper bound)."""
+    total_kib = 0
+    for each in (pid, *descendants(pid)):
+        try:
+            status = Path(f"/proc/{each}/status").read_text()
+        except FileNotFoundError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                total_kib += int(line.split()[1])
+    return total_kib / 1024
