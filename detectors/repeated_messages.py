@@ -9,7 +9,6 @@ Short lines ("gg", "nh", "ty") are exempt: everybody repeats those.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import ClassVar
@@ -17,80 +16,25 @@ from typing import ClassVar
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import Evidence, Finding, Severity
 from detectors.message_burst import Burst, Emission, Kept, room, severity_for, span_of
+from detectors.message_fingerprint import (
+    ASCII_LOWER,
+    ASCII_NOT_ALNUM,
+    collapse_runs,
+    fingerprint,
+    jaccard,
+    strip_digits,
+    trigrams,
+)
 from detectors.state import State
 
-_NOT_ALNUM = re.compile(r"[\W_]+", re.UNICODE)
-_RUNS = re.compile(r"(.)\1{2,}", re.UNICODE)
-_DIGITS = re.compile(r"\d+")
-_ASCII_NOT_ALNUM = bytes(c for c in range(128) if not chr(c).isalnum())
-_ASCII_DIGITS = b"0123456789"
-_from_bytes = int.from_bytes
-# Lower-cases ASCII in the same `translate` that deletes the rest: one C pass, not two.
-_ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 # How many of a player's recent messages a new one is compared with.
 HISTORY = 8
 WAVE_MAX_PLAYERS = 64
 
 
-def fingerprint(text: str) -> tuple[str, int]:
-    """Lower-case alphanumerics with letter runs collapsed (emoji-only text keeps its symbols),
-    and the length before collapsing, which is what the minimum length applies to.
-
-    ASCII text (nearly all chat) takes a bytes path: one `translate` deletes what the regex
-    would, and runs are looked for with a big-int XOR of the bytes against themselves shifted
-    by one, which is zero exactly where neighbours are equal, so a run of three shows as two
-    zero bytes in a row (the last byte XORs with nothing and stays non-zero: no NUL is kept).
-    The regex runs only on the rare line that has a run to collapse."""
-    if text.isascii():  # lowered in the translate, as `text.lower()` would
-        kept = text.encode("ascii").translate(_ASCII_LOWER, _ASCII_NOT_ALNUM)
-        if kept:
-            return _collapsed(kept), len(kept)
-        lowered = text.lower()
-    else:
-        lowered = text.lower()
-        if lowered.isascii():  # "\u212a" (Kelvin) lowers to "k"
-            kept = lowered.encode("ascii").translate(None, _ASCII_NOT_ALNUM)
-            if kept:
-                return _collapsed(kept), len(kept)
-    core = _NOT_ALNUM.sub("", lowered)
-    if not core:
-        core = "".join(lowered.split())
-    return _RUNS.sub(r"\1\1", core), len(core)
-
-
-def _collapsed(kept: bytes) -> str:
-    """`_RUNS.sub` on ASCII alphanumerics, the regex only where a run of three exists."""
-    size = len(kept)
-    if size > 2:
-        value = _from_bytes(kept)  # `find`, not `in`: see `emoji_spam._may_flood`
-        if (value ^ (value >> 8)).to_bytes(size).find(b"\0\0") >= 0:
-            return _RUNS.sub(r"\1\1", kept.decode("ascii"))
-    return kept.decode("ascii")
-
-
-def strip_digits(fp: str) -> str:
-    """`fp` without its digits, so bot waves that number their lines still match."""
-    if fp.isalpha():
-        return fp
-    if fp.isascii():
-        return fp.encode("ascii").translate(None, _ASCII_DIGITS).decode("ascii")
-    return _DIGITS.sub("", fp)
-
-
-def trigrams(fp: str) -> frozenset[str]:
-    return frozenset(fp[i : i + 3] for i in range(max(1, len(fp) - 2)))
-
-
-def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    if not a or not b:
-        return 0.0
-    inter = len(a & b)
-    return inter / (len(a) + len(b) - inter)
-
-
 # One line a player said: (ts, message id, fingerprint). A tuple: one is made per message.
-# The fingerprint may be stored uncollapsed (ASCII bytes, see `_collapsed`): most lines are
-# never compared with another, so their runs are collapsed only if one ever is.
+# The fingerprint may be stored uncollapsed (ASCII bytes, see `collapse_runs`): most lines
+# are never compared with another, so their runs are collapsed only if one ever is.
 _Said = tuple[datetime, str, str | bytes]
 
 
@@ -152,7 +96,7 @@ class RepeatedMessages:
             return []
         fp: str | bytes
         if text.isascii():  # `fingerprint`'s ASCII path, the length test before the collapse
-            fp = text.encode("ascii").translate(_ASCII_LOWER, _ASCII_NOT_ALNUM)
+            fp = text.encode("ascii").translate(ASCII_LOWER, ASCII_NOT_ALNUM)
             length = len(fp)
             if not fp:  # punctuation only: `fingerprint` keeps its symbols
                 fp, length = fingerprint(text)
@@ -164,7 +108,7 @@ class RepeatedMessages:
         if length < self.wave_min_chars:
             return self._player_repeats(event, fp, span, state)
         if type(fp) is bytes:
-            fp = _collapsed(fp)
+            fp = collapse_runs(fp)
         findings = self._player_repeats(event, fp, span, state)
         findings.extend(self._wave(event, str(fp), span, state))
         return findings
@@ -191,7 +135,7 @@ class RepeatedMessages:
                 del said[0]
             if said:
                 if type(fp) is bytes:
-                    fp = _collapsed(fp)
+                    fp = collapse_runs(fp)
                 self._match(record, str(fp), matches)
         said.append((ts, event.message_id, fp))
         if len(said) > HISTORY:
@@ -210,7 +154,7 @@ class RepeatedMessages:
         said = record.said
         for i, (at, old_id, stored) in enumerate(said):
             if type(stored) is bytes:
-                old_fp = _collapsed(stored)
+                old_fp = collapse_runs(stored)
                 said[i] = (at, old_id, old_fp)
             else:
                 old_fp = str(stored)

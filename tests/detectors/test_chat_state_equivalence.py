@@ -29,7 +29,8 @@ from detectors.emoji_spam import _CHAR_FLOOD, EmojiSpam, _may_flood, shout_level
 from detectors.events import AnyEvent, ChatEvent, event_from_dict
 from detectors.findings import Finding
 from detectors.message_burst import KEEP_EXTRA, MAX_WINDOW_ITEMS, Room, Window
-from detectors.repeated_messages import HISTORY, RepeatedMessages, fingerprint
+from detectors.message_fingerprint import fingerprint
+from detectors.repeated_messages import HISTORY, RepeatedMessages
 from detectors.state import State, TtlState
 from rules.pipeline import Pipeline
 from sim.config import SimConfig

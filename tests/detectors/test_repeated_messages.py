@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from detectors.events import ChatEvent
 from detectors.findings import Finding
-from detectors.repeated_messages import RepeatedMessages, fingerprint
+from detectors.message_fingerprint import fingerprint
+from detectors.repeated_messages import RepeatedMessages
 from detectors.state import TtlState
 from tests.builders import chat
 

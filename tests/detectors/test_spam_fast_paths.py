@@ -19,7 +19,8 @@ import pytest
 from detectors.emoji_spam import EMOJI, EmojiSpam, count_emoji, shout_level
 from detectors.events import ChatEvent
 from detectors.findings import Finding
-from detectors.repeated_messages import RepeatedMessages, fingerprint, strip_digits
+from detectors.message_fingerprint import fingerprint, strip_digits
+from detectors.repeated_messages import RepeatedMessages
 from detectors.state import TtlState
 from tests.builders import chat
 from tests.corpora import mixed_chat

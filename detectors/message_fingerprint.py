@@ -1,0 +1,76 @@
+"""Cheap fingerprints of chat lines, for telling repeats and bot waves from ordinary chat.
+
+Lower-case letters and digits only, letter runs collapsed ("heyyyy" = "heyy"), so trivial
+variations of one line share a fingerprint; near-duplicates are then compared by character
+trigrams (Jaccard). ASCII text, nearly all chat, takes a bytes path of C-level `translate`
+calls; the regexes run only on the lines that need them.
+"""
+
+from __future__ import annotations
+
+import re
+
+_NOT_ALNUM = re.compile(r"[\W_]+", re.UNICODE)
+_RUNS = re.compile(r"(.)\1{2,}", re.UNICODE)
+_DIGITS = re.compile(r"\d+")
+ASCII_NOT_ALNUM = bytes(c for c in range(128) if not chr(c).isalnum())
+_ASCII_DIGITS = b"0123456789"
+_from_bytes = int.from_bytes
+# Lower-cases ASCII in the same `translate` that deletes the rest: one C pass, not two.
+ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+
+
+def fingerprint(text: str) -> tuple[str, int]:
+    """Lower-case alphanumerics with letter runs collapsed (emoji-only text keeps its symbols),
+    and the length before collapsing, which is what the minimum length applies to.
+
+    ASCII text (nearly all chat) takes a bytes path: one `translate` deletes what the regex
+    would, and runs are looked for with a big-int XOR of the bytes against themselves shifted
+    by one, which is zero exactly where neighbours are equal, so a run of three shows as two
+    zero bytes in a row (the last byte XORs with nothing and stays non-zero: no NUL is kept).
+    The regex runs only on the rare line that has a run to collapse."""
+    if text.isascii():  # lowered in the translate, as `text.lower()` would
+        kept = text.encode("ascii").translate(ASCII_LOWER, ASCII_NOT_ALNUM)
+        if kept:
+            return collapse_runs(kept), len(kept)
+        lowered = text.lower()
+    else:
+        lowered = text.lower()
+        if lowered.isascii():  # "\u212a" (Kelvin) lowers to "k"
+            kept = lowered.encode("ascii").translate(None, ASCII_NOT_ALNUM)
+            if kept:
+                return collapse_runs(kept), len(kept)
+    core = _NOT_ALNUM.sub("", lowered)
+    if not core:
+        core = "".join(lowered.split())
+    return _RUNS.sub(r"\1\1", core), len(core)
+
+
+def collapse_runs(kept: bytes) -> str:
+    """`_RUNS.sub` on ASCII alphanumerics, the regex only where a run of three exists."""
+    size = len(kept)
+    if size > 2:
+        value = _from_bytes(kept)  # `find`, not `in`: see `emoji_spam._may_flood`
+        if (value ^ (value >> 8)).to_bytes(size).find(b"\0\0") >= 0:
+            return _RUNS.sub(r"\1\1", kept.decode("ascii"))
+    return kept.decode("ascii")
+
+
+def strip_digits(fp: str) -> str:
+    """`fp` without its digits, so bot waves that number their lines still match."""
+    if fp.isalpha():
+        return fp
+    if fp.isascii():
+        return fp.encode("ascii").translate(None, _ASCII_DIGITS).decode("ascii")
+    return _DIGITS.sub("", fp)
+
+
+def trigrams(fp: str) -> frozenset[str]:
+    return frozenset(fp[i : i + 3] for i in range(max(1, len(fp) - 2)))
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    inter = len(a & b)
+    return inter / (len(a) + len(b) - inter)
