@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import logging
 import multiprocessing
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -52,16 +53,25 @@ class RemoteMetrics:
 class SiteStageProcess:
     """Starts the site stage in a spawned child and follows it."""
 
-    def __init__(self, args: argparse.Namespace) -> None:
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        target: Callable[[dict[str, Any], Connection], None] | None = None,
+    ) -> None:
+        """`target` runs in the child (default: the site stage; tests pass a stand-in)."""
         context = multiprocessing.get_context("spawn")
         self._conn, child_end = context.Pipe()
         options = {name: getattr(args, name, None) for name in _CHILD_OPTIONS}
         self._process = context.Process(
-            target=_child_main, args=(options, child_end), name="railbird-site", daemon=False
+            target=target or _child_main,
+            args=(options, child_end),
+            name="railbird-site",
+            daemon=False,
         )
         self._process.start()
         child_end.close()  # ours closed: the child's end alone keeps the pipe open
         self.metrics = RemoteMetrics("site")
+        self._stopping = False
         self._exited = threading.Event()
         self._on_failure: list[Callable[[], None]] = []
         threading.Thread(target=self._listen, name="railbird-site-listen", daemon=True).start()
@@ -86,18 +96,28 @@ class SiteStageProcess:
             callback()
 
     def failed(self) -> bool:
-        return self._exited.is_set() and self._process.exitcode != 0
+        return self._exited.is_set() and self._exit_code() != 0
 
     def stop(self) -> None:
         """SIGTERM: the child finishes its batch, commits and exits (idempotent)."""
+        self._stopping = True
         if self._process.is_alive():
             self._process.terminate()
 
     def wait(self) -> int:
         self._process.join()
         self._exited.wait(5)
+        return self._exit_code()
+
+    def _exit_code(self) -> int:
         code = self._process.exitcode
-        return 1 if code is None else code
+        if code is None:
+            return 1
+        # Stopped while still starting (spawn re-imports the program before the child's own
+        # SIGTERM handler exists): it had consumed nothing, so nothing was lost.
+        if code == -signal.SIGTERM and self._stopping:
+            return 0
+        return code
 
 
 def _child_main(options: dict[str, Any], conn: Connection) -> None:
