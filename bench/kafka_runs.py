@@ -25,9 +25,9 @@ from ingest.kafka_settings import KafkaSettings
 from rules.flags import format_ts
 from sim.config import SimConfig
 from sim.run import simulate
-from tests.integration.kafka_broker import create_topics
 from tests.integration.net import free_port, scrape_metrics
 from tests.integration.procs import tree_cpu_seconds, tree_rss_mib
+from tests.integration.topics import prefixed_settings
 
 REPO = Path(__file__).resolve().parents[1]
 RAILBIRD = REPO / ".venv" / "bin" / "railbird"
@@ -62,19 +62,7 @@ def _when(event: dict[str, Any]) -> datetime:
 
 
 def settings_for(bootstrap: str, prefix: str) -> KafkaSettings:
-    s = KafkaSettings(
-        bootstrap_servers=bootstrap,
-        group_id=f"{prefix}-railbird",
-        chat_topic=f"{prefix}.chat.messages",
-        table_topic=f"{prefix}.poker.table-events",
-        hand_topic=f"{prefix}.poker.hands",
-        flags_topic=f"{prefix}.moderation.flags",
-        actions_topic=f"{prefix}.moderation.actions",
-    )
-    inputs = list(s.input_topics)
-    topics = [*inputs, *(s.dlq_topic(t) for t in inputs), s.flags_topic, s.actions_topic]
-    create_topics(bootstrap, topics, partitions=PARTITIONS)
-    return s
+    return prefixed_settings(bootstrap, prefix, PARTITIONS)
 
 
 def produce(settings: KafkaSettings, messages: list[dict[str, Any]]) -> float:

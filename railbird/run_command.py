@@ -42,8 +42,8 @@ from store.settings import StoreSettings
 
 log = logging.getLogger(__name__)
 
-# Called with the stages' metrics once they exist (the site child publishes them to its parent).
-MetricsHook = Callable[[list[WorkerMetrics]], None]
+# Called with the stage's metrics once they exist (the site child publishes them to its parent).
+MetricsHook = Callable[[WorkerMetrics], None]
 
 
 def run_worker(args: argparse.Namespace) -> int:
@@ -78,9 +78,7 @@ def run_worker(args: argparse.Namespace) -> int:
         if code != 0:
             site.stop()  # it finishes its batch, commits and exits (a signal has done so too)
         # Else this stage ended idle (`--exit-when-idle`): the site stage ends on its own.
-        site_code = site.wait()
-    if site_code != 0:
-        log.error("the site stage's process exited with code %s", site_code)
+        site_code = site.wait()  # a failure is logged by `site` itself
     return code or (1 if site_code != 0 else 0)
 
 
@@ -108,7 +106,7 @@ def run_stage(
     warm_up(producer, (settings.flags_topic, settings.actions_topic))
     metrics = WorkerMetrics(stage)
     if on_metrics is not None:
-        on_metrics([metrics])
+        on_metrics(metrics)
     served: list[StageSamples] = [metrics, *([site.metrics] if site is not None else [])]
     server = (
         serve_metrics(served, settings.metrics_host, settings.metrics_port)

@@ -27,7 +27,10 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
+from detectors.registry import build_detectors
 from ingest.kafka_metrics import Samples, WorkerMetrics
+from ingest.kafka_settings import KafkaSettings
+from ingest.kafka_stages import stage_detectors
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +124,7 @@ class SiteStageProcess:
 
 
 def _child_main(options: dict[str, Any], conn: Connection) -> None:
-    from railbird.run_command import run_stage  # the composition root, imported in the child
+    from railbird.run_command import run_stage  # imports this module: not at the top
 
     logging.basicConfig(
         level=logging.INFO if options.get("verbose") else logging.WARNING,
@@ -130,6 +133,7 @@ def _child_main(options: dict[str, Any], conn: Connection) -> None:
     )
     stop = threading.Event()
     lock = threading.Lock()
+    published: list[WorkerMetrics] = []  # the stage's metrics, once it has them
 
     def watch_parent() -> None:
         with contextlib.suppress(EOFError, OSError):
@@ -138,37 +142,29 @@ def _child_main(options: dict[str, Any], conn: Connection) -> None:
             log.warning("parent worker gone: stopping the site stage")
             stop.set()
 
-    def publish(metrics: list[WorkerMetrics]) -> None:
-        def loop() -> None:
-            while not stop.wait(PUBLISH_SECONDS):
-                send(metrics)
-
-        threading.Thread(target=loop, name="railbird-site-publish", daemon=True).start()
-
-    def send(metrics: list[WorkerMetrics]) -> None:
+    def send() -> None:
         with lock:
             try:
-                conn.send(metrics[0].samples())
+                conn.send(published[0].samples())
             except OSError:
                 stop.set()
 
-    threading.Thread(target=watch_parent, name="railbird-site-parent", daemon=True).start()
-    from detectors.registry import build_detectors
-    from ingest.kafka_settings import KafkaSettings
-    from ingest.kafka_stages import stage_detectors
+    def publish(metrics: WorkerMetrics) -> None:
+        published.append(metrics)
 
+        def loop() -> None:
+            while not stop.wait(PUBLISH_SECONDS):
+                send()
+
+        threading.Thread(target=loop, name="railbird-site-publish", daemon=True).start()
+
+    threading.Thread(target=watch_parent, name="railbird-site-parent", daemon=True).start()
     settings = KafkaSettings()
     settings.metrics_port = 0  # the parent serves /metrics, with this stage's snapshots
     detectors = stage_detectors(build_detectors(only=settings.detector_names()), "site")
     args = argparse.Namespace(**options, stage="site", metrics_port=None)
-    metrics_holder: list[WorkerMetrics] = []
-
-    def hook(metrics: list[WorkerMetrics]) -> None:
-        metrics_holder.extend(metrics)
-        publish(metrics)
-
-    code = run_stage(args, settings, ("site", detectors), stop=stop, on_metrics=hook)
-    if metrics_holder:
-        send(metrics_holder)  # the final counts
+    code = run_stage(args, settings, ("site", detectors), stop=stop, on_metrics=publish)
+    if published:
+        send()  # the final counts
     conn.close()
     sys.exit(code)

@@ -14,7 +14,6 @@ must give identical flags.
 from __future__ import annotations
 
 import random
-import re
 from collections import deque
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
@@ -36,19 +35,9 @@ from rules.pipeline import Pipeline
 from sim.config import SimConfig
 from sim.run import simulate
 from tests.builders import at, chat, table
-from tests.detectors.test_spam_fast_paths import reference_shout_level
+from tests.detectors.test_spam_fast_paths import reference_fingerprint, reference_shout_level
 
-_NOT_ALNUM = re.compile(r"[\W_]+", re.UNICODE)
-_RUNS = re.compile(r"(.)\1{2,}", re.UNICODE)
 _NEVER = datetime.min.replace(tzinfo=UTC)
-
-
-def reference_fingerprint(text: str) -> tuple[str, int]:
-    lowered = text.lower()
-    core = _NOT_ALNUM.sub("", lowered)
-    if not core:
-        core = "".join(lowered.split())
-    return _RUNS.sub(r"\1\1", core), len(core)
 
 
 def _grams(fp: str) -> set[str]:

@@ -43,6 +43,20 @@ def hand_events(hand_id: str = "h-1", start: float = 0.0, end: float = 60.0) -> 
     }
 
 
+def cat_tells_bob_anns_cards(message_id: str) -> ChatEvent:
+    """A private message, 30 s into the hand, from a folded player to one still in it."""
+    return chat(
+        "careful, ann has AQ",
+        t=30,
+        player="p-cat",
+        table=None,
+        tournament=None,
+        channel="private",
+        recipient="p-bob",
+        message_id=message_id,
+    )
+
+
 def run(*messages: ChatEvent, before_start: tuple[ChatEvent, ...] = ()) -> list[Flag]:
     """One hand from t=0 to t=60 with `messages` placed by their own timestamps."""
     h = hand_events()
@@ -74,16 +88,7 @@ CASES = [
     ),
     (
         "private message to a player in the hand",
-        chat(
-            "careful, ann has AQ",
-            t=30,
-            player="p-cat",
-            table=None,
-            tournament=None,
-            channel="private",
-            recipient="p-bob",
-            message_id="m-priv",
-        ),
+        cat_tells_bob_anns_cards("m-priv"),
         "critical",
         "live_cards_named",
         "high",
@@ -227,16 +232,7 @@ def test_table_chat_and_private_messages_are_read_by_the_detector_of_their_kafka
     keyed by its sender, so the recipient's hand needs the site stage."""
     h = hand_events()
     table_talk = chat("folded 77 lol", t=25, player="p-cat", message_id="m-t")
-    private = chat(
-        "careful, ann has AQ",
-        t=30,
-        player="p-cat",
-        table=None,
-        tournament=None,
-        channel="private",
-        recipient="p-bob",
-        message_id="m-p",
-    )
+    private = cat_tells_bob_anns_cards("m-p")
     events: list[AnyEvent] = [h["start"], table_talk, private, h["end"], h["hand"]]
     found = {}
     for detector in (InHandInfluence(), PrivateInHandInfluence()):

@@ -71,19 +71,27 @@ def test_joined_means_a_stable_generation() -> None:
     assert not has_joined(object())  # not a kafka-python consumer: never claims it
 
 
-def test_metrics_carry_the_stage_label_and_one_type_line_per_metric() -> None:
-    tables, site = WorkerMetrics("tables"), WorkerMetrics("site")
-    tables.batch_done(
-        records=Counter({"chat": 7}),
+def _after_one_batch(
+    stage: str, topic: str, records: int, *, flags: int, lag: dict[tuple[str, int], int | None]
+) -> WorkerMetrics:
+    metrics = WorkerMetrics(stage)
+    metrics.batch_done(
+        records=Counter({topic: records}),
         replayed=Counter(),
         dead_letters=Counter(),
-        flags=2,
+        flags=flags,
         actions=1,
         seconds=0.01,
-        lag={("chat", 0): 3, ("chat", 1): None},
+        lag=lag,
         buffered=0,
         detector_errors=Counter(),
     )
+    return metrics
+
+
+def test_metrics_carry_the_stage_label_and_one_type_line_per_metric() -> None:
+    tables = _after_one_batch("tables", "chat", 7, flags=2, lag={("chat", 0): 3, ("chat", 1): None})
+    site = WorkerMetrics("site")
     text = render_metrics([tables, site])
     lines = text.splitlines()
     assert 'railbird_kafka_records_total{stage="tables",topic="chat"} 7' in lines
@@ -98,18 +106,7 @@ def test_metrics_carry_the_stage_label_and_one_type_line_per_metric() -> None:
 def test_a_child_stages_metrics_render_from_the_snapshot_it_sent_through_a_pipe() -> None:
     """The site stage runs in a child process (`railbird.site_process`); its samples cross a
     real pipe (pickled, as the child sends them) and render like a local stage's."""
-    site = WorkerMetrics("site")
-    site.batch_done(
-        records=Counter({"hand": 4}),
-        replayed=Counter(),
-        dead_letters=Counter(),
-        flags=1,
-        actions=0,
-        seconds=0.01,
-        lag={("hand", 2): 0},
-        buffered=5,
-        detector_errors=Counter(),
-    )
+    site = _after_one_batch("site", "hand", 4, flags=1, lag={("hand", 2): 0})
     remote = RemoteMetrics("site")
     assert render_metrics([remote]).strip() == ""  # nothing sent yet: no samples, no error
     parent_end, child_end = multiprocessing.Pipe()

@@ -28,15 +28,14 @@ from ingest.jsonl_source import read_jsonl
 from ingest.kafka_clients import make_producer
 from ingest.kafka_codec import header_dict
 from ingest.kafka_producer import produce_records
-from ingest.kafka_settings import KafkaSettings
 from sim.config import SimConfig
 from sim.run import write_simulation
 from store import schema
 from store.database import make_engine
 
-from .kafka_broker import create_topics
 from .net import free_port, scrape_metrics
 from .procs import alive, descendants
+from .topics import prefixed_settings
 
 pytestmark = pytest.mark.kafka
 
@@ -107,14 +106,10 @@ class Lane:
         prefix = f"t{n}-{os.getpid()}"
         self.workdir = workdir
         self.db_url = f"sqlite:///{workdir / 'store.db'}"
-        self.settings = KafkaSettings(
-            bootstrap_servers=bootstrap,
-            group_id=f"{prefix}-railbird",
-            chat_topic=f"{prefix}.chat.messages",
-            table_topic=f"{prefix}.poker.table-events",
-            hand_topic=f"{prefix}.poker.hands",
-            flags_topic=f"{prefix}.moderation.flags",
-            actions_topic=f"{prefix}.moderation.actions",
+        self.settings = prefixed_settings(
+            bootstrap,
+            prefix,
+            PARTITIONS,
             session_timeout_ms=6000,
             commit_interval_ms=100,  # fine-grained commits, so a kill lands between them
             # Cover the whole test stream: a worker taking over rebuilds state from all of it.
@@ -125,10 +120,6 @@ class Lane:
             site_merge_hold_ms=1000,
             **settings,
         )
-        s = self.settings
-        inputs = list(s.input_topics)
-        topics = [*inputs, *(s.dlq_topic(t) for t in inputs), s.flags_topic, s.actions_topic]
-        create_topics(bootstrap, topics, partitions=PARTITIONS)
         self.workers: list[subprocess.Popen[bytes]] = []
 
     def env(self) -> dict[str, str]:
