@@ -42,6 +42,7 @@ from bench.kafka_runs import (
     raw_consume,
     settings_for,
     start_worker,
+    with_distinct_texts,
     worker_rate,
 )
 from detectors.detector import detector_scope
@@ -170,6 +171,8 @@ WORKER_RUNS: tuple[tuple[str, str, dict[str, Any], tuple[str, ...]], ...] = (
     ),
 )
 
+DISTINCT = ("distinct", "`railbird run` (both stages), every text distinct: no per-text cache hits")
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -201,6 +204,14 @@ def main(argv: list[str] | None = None) -> int:
                 changed = s.model_copy(update={"group_id": f"{s.group_id}-{key}", **changes})
                 rates[key] = worker_rate(changed, work / key, len(bulk), *extra)
                 print(f"{label}: {rates[key].events_per_second:,.0f} events/s", flush=True)
+            # The same stream with every text made unique: per-text caches never hit, so this
+            # is the chain's cost on chat that never repeats (the simulator's repeats a lot).
+            d = settings_for(bootstrap, f"distinct{os.getpid()}")
+            produce(d, with_distinct_texts(bulk, seed=6))
+            (work / DISTINCT[0]).mkdir()
+            changed = d.model_copy(update={"group_id": f"{d.group_id}-{DISTINCT[0]}"})
+            rates[DISTINCT[0]] = worker_rate(changed, work / DISTINCT[0], len(bulk))
+            print(f"{DISTINCT[1]}: {rates[DISTINCT[0]].events_per_second:,.0f} events/s")
             (work / "c").mkdir()
             lat, lag = latency(
                 settings_for(bootstrap, f"lat{os.getpid()}"), work / "c", paced, args.rate
@@ -214,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         f"({rates[key].events_per_second / raw.events_per_second:.1%} of raw consume) "
         f"| {rates[key].cpu_us_per_event:,.0f} µs ({rates[key].cores:.2f} cores) "
         f"| {rates[key].peak_rss_mib:,.0f} MiB |"
-        for key, label, _changes, _extra in WORKER_RUNS
+        for key, label in [*((k, lbl) for k, lbl, _c, _e in WORKER_RUNS), DISTINCT]
     )
     hold = KafkaSettings().site_merge_hold_ms
     (t50, t99, tn), (s50, s99, sn), (_a50, a99, _an) = lat["tables"], lat["site"], lat["all"]

@@ -8,6 +8,7 @@ second stage or another worker competes for.
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import time
@@ -55,6 +56,38 @@ def chat_messages(count: int, seed: int) -> list[dict[str, Any]]:
             for e in base
         )
     return out[:count]
+
+
+# Plain table-talk words for `with_distinct_texts` (written for this benchmark).
+_FILLER_TEXT = """
+    the a and but so then now again today tonight really just still maybe sure okay ok yes no
+    nice good great bad lucky unlucky sick cooler wow lol haha hmm well oh man guys all you me
+    we they this that there here what why how when who call fold raise check bet shove jam
+    limp flop turn river board pot hand hands stack chips blinds ante level break table seat
+    button dealer cards pair set straight flush kings queens aces jacks tens suited gutshot
+    draw outs odds read tell bluff value tilt run deep short big small early late final push
+    time bank think sorry thanks ty np gl gg nh wp vnh brb back home coffee tea late night
+"""
+_FILLER = tuple(_FILLER_TEXT.split())
+
+
+def with_distinct_texts(messages: list[dict[str, Any]], seed: int) -> list[dict[str, Any]]:
+    """The same messages, each text made (nearly always) unique by three plain words appended.
+
+    The simulator's chat repeats itself (about a thousand distinct texts in 60,000 messages),
+    so the detectors' per-text caches hit far more often than on a real room's chat; this
+    stream is the other bound, where they almost never hit. The words are ordinary table talk,
+    so what the detectors find stays about the same (made-up strings would take the lexicons'
+    slowest paths, which real chat rarely does).
+    """
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    for m in messages:
+        text = m.get("text")
+        if isinstance(text, str) and text:
+            m = {**m, "text": f"{text} {' '.join(rng.choices(_FILLER, k=3))}"}
+        out.append(m)
+    return out
 
 
 def _when(event: dict[str, Any]) -> datetime:

@@ -65,6 +65,21 @@ class Hit:
 _GLUED = re.compile("|".join(sorted(GLUED_STEMS, key=len, reverse=True)))
 
 
+def _by_first_letter(stems: list[str]) -> str:
+    """The stems as one alternation grouped by first letter ("f(?:uck|aggot)|..."): the same
+    strings match, but the engine tries one branch per letter instead of every stem."""
+    groups: dict[str, list[str]] = {}
+    for stem in sorted(stems, key=len, reverse=True):
+        groups.setdefault(stem[0], []).append(stem[1:])
+    return "|".join(
+        f"{first}(?:{'|'.join(map(re.escape, rests))})" for first, rests in groups.items()
+    )
+
+
+# Whether any glued stem occurs at all (where `_GLUED` would find one), found faster.
+_HAS_GLUED = re.compile(_by_first_letter(list(GLUED_STEMS)))
+
+
 def _tier_of(term: str) -> Entry:
     if term in SLURS:
         return Entry(term, "slur", False)
@@ -109,6 +124,9 @@ class Lexicon:
     by_length: dict[int, tuple[Entry, ...]]  # for masked spellings ("f*ck", "b*llsh*t")
     # Multi-word entries by first word, so only phrases that could start here are searched.
     phrases: dict[str, tuple[tuple[re.Pattern[str], Entry], ...]]
+    # Every split of an entry into two words, one of them at most two letters long ("fu",
+    # "ck"): a plain message holds a split word only if one of its word pairs is in here.
+    short_splits: frozenset[tuple[str, str]]
 
     def lookup(self, form: str) -> Entry | None:
         return self.exact.get(form)
@@ -148,7 +166,13 @@ def lexicon() -> Lexicon:
         pattern = re.compile(rf"\b{re.escape(term)}\b")
         by_start.setdefault(term.split()[0], []).append((pattern, entry))
     starts = {word: tuple(found) for word, found in by_start.items()}
-    return Lexicon(exact, stretched, ordered, starts)
+    splits = frozenset(
+        (term[:k], term[k:])
+        for term in exact
+        for k in range(1, len(term))
+        if k <= 2 or len(term) - k <= 2
+    )
+    return Lexicon(exact, stretched, ordered, starts, splits)
 
 
 # A masked word is read as the mildest word it could be: "s**t" is "shit" before it is "slut".
@@ -232,11 +256,10 @@ def _plainly_clean(lex: Lexicon, words: tuple[str, ...]) -> bool:
     exact = lex.exact
     if not exact.keys().isdisjoint(words) or not lex.phrases.keys().isdisjoint(words):
         return False
-    if _GLUED.search(" ".join(words)) is not None:
+    if _HAS_GLUED.search(" ".join(words)) is not None:
         return False
-    return not any(
-        (len(a) <= 2 or len(b) <= 2) and a + b in exact for a, b in itertools.pairwise(words)
-    )
+    # Any pair (a, b) with a short half and a + b an entry is one of the entry's short splits.
+    return lex.short_splits.isdisjoint(itertools.pairwise(words))
 
 
 def _in_order(hits: list[Hit]) -> tuple[Hit, ...]:
@@ -252,7 +275,7 @@ def _candidates(lex: Lexicon, parsed: Normalised) -> list[int]:
     second leet reading, not masked, not stretched, and no glued stem anywhere in the message.
     """
     exact = lex.exact
-    glued = _GLUED.search(parsed.stream) is not None
+    glued = _HAS_GLUED.search(parsed.stream) is not None
     masked = "*" in parsed.stream
     return [
         i

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from detectors.bounty_groups import group_finding, group_members, group_test
 from detectors.bounty_stats import (
@@ -32,19 +32,19 @@ from detectors.bounty_stats import (
 from detectors.collusion_chat import (
     group_key,
     is_bounty_plan,
-    known_name_keys,
     mentioned_names,
     planning_finding,
+    remember_chat_tournament,
     remember_tournament,
 )
 from detectors.events import AnyEvent, ChatEvent, HandEvent
 from detectors.findings import Evidence, Finding, Severity
 from detectors.hand_features import hand_features
+from detectors.name_directory import named_player, see_name
 from detectors.sit_out_stats import bonferroni
 from detectors.state import State
 
 _Plan = tuple[str | None, str, datetime, str | None]  # recipient, message id, ts, target
-_NAME_REFRESH = timedelta(hours=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +70,13 @@ class BountyCollusion:
     names_ttl: timedelta = timedelta(hours=12)
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
+        if isinstance(event, ChatEvent):  # nearly every event of the site: kept short
+            remember_chat_tournament(event, state)
+            see_name(state, event.screen_name, event.player_id, self.names_ttl)
+            if event.kind != "text" or not is_bounty_plan(event.text):
+                return []
+            return self._plan(event, state)
         remember_tournament(event, state)
-        if isinstance(event, ChatEvent):
-            return self._chat(event, state)
         if not isinstance(event, HandEvent) or event.tournament_id is None:
             return []
         feats = hand_features(event)
@@ -234,10 +238,8 @@ class BountyCollusion:
             ),
         )
 
-    def _chat(self, event: ChatEvent, state: State) -> list[Finding]:
-        self._see_name(event, state)
-        if event.kind != "text" or not is_bounty_plan(event.text):
-            return []
+    def _plan(self, event: ChatEvent, state: State) -> list[Finding]:
+        """A bounty plan (`detect` has checked the text): remember it, flag it if private."""
         target = self._resolve(event, state)
         key = (event.player_id, "bounty_plan")
         plans: list[_Plan] = list(state.get(key, []))
@@ -257,30 +259,13 @@ class BountyCollusion:
             details={"target": target},
         )
 
-    def _see_name(self, event: ChatEvent, state: State) -> None:
-        """Remember the sender under each form of their name for `names_ttl` after their last
-        message. Every message would re-put each name (a heap push apiece), so the entry holds
-        [player, last seen, put at]: a message only moves "last seen", the entry is re-put at
-        most every `_NAME_REFRESH` with that much extra life, and `_resolve` checks last seen,
-        so a name expires exactly when a re-put on every message would have let it expire."""
-        now = state.now
-        for k in known_name_keys(event.screen_name, event.player_id):
-            key = ("screen_names", k)
-            seen: list[Any] | None = state.get(key)
-            if seen is not None and seen[0] == event.player_id and now - seen[2] < _NAME_REFRESH:
-                seen[1] = now
-            else:
-                state.put(key, [event.player_id, now, now], self.names_ttl + _NAME_REFRESH)
-
     def _resolve(self, event: ChatEvent, state: State) -> str | None:
         """The player a plan names, from screen names seen in chat (never the two planners)."""
         planners = {event.player_id, event.recipient_id}
         for word in sorted(mentioned_names(event.text), key=len, reverse=True):
-            seen = state.get(("screen_names", word))
-            if seen is None or seen[1] + self.names_ttl <= state.now:
-                continue
-            if seen[0] not in planners:
-                return str(seen[0])
+            player = named_player(state, word, self.names_ttl)
+            if player is not None and player not in planners:
+                return player
         return None
 
     @staticmethod

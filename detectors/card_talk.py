@@ -260,5 +260,15 @@ def parse(text: str) -> CardTalk:
     )
 
 
+@lru_cache(maxsize=8192)
+def poker_talk(text: str) -> CardTalk | None:
+    """`parse(text)` when it finds poker talk, else None; memoised per text so that a repeated
+    "gg" during a hand is one C-level lookup instead of the gate's byte scans."""
+    if not could_be_poker(text):
+        return None
+    talk = parse(text)
+    return talk if talk.poker else None
+
+
 def emoji_count(text: str) -> int:
     return len(_EMOJI.findall(text))

@@ -16,12 +16,15 @@ from detectors.findings import Evidence, Finding
 from detectors.message_burst import (
     Burst,
     Emission,
+    Room,
     Window,
-    room,
+    refresh_room,
     severity_for,
     span_of,
 )
 from detectors.state import State
+
+_NO_TIME = timedelta(0)
 
 
 def _default_limits() -> dict[str, int]:
@@ -37,26 +40,42 @@ class ChatFlood:
     default_max_messages: int = 6
     window_seconds: float = 10.0
 
+    # The window as a timedelta, made once (`span_of` is a call per message).
+    _span: timedelta = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_span", span_of(self.window_seconds))
+
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent):
             return []
-        span = span_of(self.window_seconds)
+        span = self._span
         player, channel = event.player_id, event.channel  # pydantic attributes: read once
         route = event.table_id or player  # `routing_key`, without the call
         now = state.now
         # The table's windows share one state entry (`room`): most messages find their
         # window empty, and a fresh key's heap push and sweep were most of this detector's cost.
-        windows = room(state, (route, "flood"), span, now)
+        key = (route, "flood")
+        kept: Room | None = state.get(key)
+        if kept is not None and now <= kept.refresh_by:  # `room`'s usual case, without the call
+            windows = kept.members
+        else:
+            windows = refresh_room(state, key, kept, span, now)
         member = (player, channel)
         window: Window | None = windows.get(member)
         if window is None:
             window = windows[member] = Window()
         elif window.until <= now:  # what a put on every message would have expired
             window.clear()
-        window.add(event.ts, event.message_id, 1.0, span)
+        items = window.items
+        if not items and span > _NO_TIME:  # `Window.add`'s usual case, without the call
+            items.append((event.ts, event.message_id, 1.0))
+            window.total += 1.0
+        else:
+            window.add(event.ts, event.message_id, 1.0, span)
         window.until = now + span
         limit = self.max_messages.get(channel, self.default_max_messages)
-        if len(window.items) <= limit:
+        if len(items) <= limit:
             return []
         return self._flood(event, route, window, limit, span, state)
 

@@ -69,6 +69,13 @@ def fold_text(text: str) -> str:
     return normal.lower().replace("\u2019", "'")
 
 
+# The verdicts are memoised on the exact text: chat repeats itself ("gg", "ty", "nh", copied
+# lines), both detectors read every message of the site, and a hit costs a fraction of the fold
+# and the substring gate. Bounded, so a stream of unique text only pays the cache's bookkeeping.
+_PLAN_CACHE = 1 << 14
+
+
+@lru_cache(maxsize=_PLAN_CACHE)
 def is_sitout_plan(text: str) -> bool:
     folded = fold_text(text)
     if _SITOUT_HINT not in folded:
@@ -76,6 +83,7 @@ def is_sitout_plan(text: str) -> bool:
     return bool(_SITOUT_ACT.search(folded) and _SITOUT_COORD.search(folded))
 
 
+@lru_cache(maxsize=_PLAN_CACHE)
 def is_bounty_plan(text: str) -> bool:
     folded = fold_text(text)
     if not _has_bounty_hint(folded):
@@ -128,6 +136,16 @@ def remember_tournament(event: AnyEvent, state: State) -> None:
     for pid in players:
         if state.get((pid, "tournament")) != tid:
             state.put((pid, "tournament"), tid, TOURNAMENT_TTL)
+
+
+def remember_chat_tournament(event: ChatEvent, state: State) -> None:
+    """`remember_tournament` for a chat message: one sender, no type dispatch (every message
+    of the site goes through here, in two detectors)."""
+    tid = event.tournament_id
+    if tid is not None:
+        key = (event.player_id, "tournament")
+        if state.get(key) != tid:
+            state.put(key, tid, TOURNAMENT_TTL)
 
 
 def chat_tournament(event: ChatEvent, state: State) -> str | None:

@@ -24,6 +24,7 @@ from detectors.collusion_chat import (
     group_key,
     is_sitout_plan,
     planning_finding,
+    remember_chat_tournament,
     remember_tournament,
 )
 from detectors.events import AnyEvent, ChatEvent, TableEvent
@@ -78,9 +79,12 @@ class CoordinatedSitOut:
     plan_ttl: timedelta = timedelta(hours=4)
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
-        remember_tournament(event, state)
         if isinstance(event, ChatEvent):
+            remember_chat_tournament(event, state)
+            if event.kind != "text" or not is_sitout_plan(event.text):
+                return []
             return self._chat(event, state)
+        remember_tournament(event, state)
         if not isinstance(event, TableEvent) or event.tournament_id is None:
             return []
         key = (event.tournament_id, "sit_out")
@@ -228,8 +232,7 @@ class CoordinatedSitOut:
         return tuple(sorted(group))
 
     def _chat(self, event: ChatEvent, state: State) -> list[Finding]:
-        if event.kind != "text" or not is_sitout_plan(event.text):
-            return []
+        """A sit-out plan (`detect` has checked the text): remember it, flag it if private."""
         key = (event.player_id, "sit_out_plan")
         plans: list[tuple[str | None, str, datetime]] = list(state.get(key, []))
         plans.append((event.recipient_id, event.message_id, event.ts))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import ClassVar
 
 from detectors.events import AnyEvent, ChatEvent
@@ -36,6 +37,12 @@ _ZEROS_84 = bytes(84)
 _ASCII_UPPER = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _ASCII_LETTERS = _ASCII_UPPER + _ASCII_UPPER.lower()
 _from_bytes = int.from_bytes
+# Readings remembered (`EmojiSpam._read`; chat repeats itself), longer texts never; past this
+# many the memo starts over.
+_MEMO_SIZE = 4096
+_MEMO_CHARS = 256
+# (emoji count, shout level, why)
+_Read = tuple[int, int, str]
 # What `str.split()` splits ASCII on is exactly `isspace` (\x1c-\x1f included): kept by a
 # `translate` that deletes every other byte.
 _ASCII_NOT_SPACE = bytes(c for c in range(128) if not chr(c).isspace())
@@ -148,16 +155,24 @@ class EmojiSpam:
     max_shouts: int = 2
     shout_window_seconds: float = 60.0
 
+    _spans: tuple[timedelta, timedelta] = field(init=False, repr=False, compare=False)
+    # text -> (emoji, shout level, why): pure functions of the text, asked of every message.
+    _reads: dict[str, _Read] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        spans = (span_of(self.window_seconds), span_of(self.shout_window_seconds))
+        object.__setattr__(self, "_spans", spans)
+
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent):
             return []
         text = event.text
         if not text:
             return []
-        emoji = 0 if text.isascii() else count_emoji(text)  # most chat: no call
+        known = self._reads.get(text)
+        emoji, level, why = self._read(text) if known is None else known
         if event.kind != "text":
             return self._emoji(event, emoji, state) if emoji else []
-        level, why = shout_level(text, self.shout_min_letters, self.shout_caps_ratio)
         if not emoji:
             return self._shouting(event, level, why, state) if level else []
         findings = self._emoji(event, emoji, state)
@@ -165,8 +180,20 @@ class EmojiSpam:
             findings.extend(self._shouting(event, level, why, state))
         return findings
 
+    def _read(self, text: str) -> _Read:
+        """Emoji count and shout level of `text`, remembered for the next time it is said."""
+        emoji = 0 if text.isascii() else count_emoji(text)  # most chat: no call
+        level, why = shout_level(text, self.shout_min_letters, self.shout_caps_ratio)
+        found = (emoji, level, why)
+        if len(text) <= _MEMO_CHARS:
+            memo = self._reads
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            memo[text] = found
+        return found
+
     def _emoji(self, event: ChatEvent, emoji: int, state: State) -> list[Finding]:
-        span = span_of(self.window_seconds)
+        span = self._spans[0]
         player, message_id, ts = event.player_id, event.message_id, event.ts
         route = routing_key(event.table_id, player)
         key = (route, player, "emoji")
@@ -206,7 +233,7 @@ class EmojiSpam:
         return [self._finding(event, severity, emission, "emoji_spam", summary, measures)]
 
     def _shouting(self, event: ChatEvent, level: int, why: str, state: State) -> list[Finding]:
-        span = span_of(self.shout_window_seconds)
+        span = self._spans[1]
         player, message_id, ts = event.player_id, event.message_id, event.ts
         route = routing_key(event.table_id, player)
         key = (route, player, "shout")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar, cast
 
 from detectors.abuse_lexicon import Hit, is_threat_term, scan
@@ -337,6 +338,19 @@ def _stream_index(parsed: Normalised, start: int) -> int:
 
 def harassment_reasons(text: str) -> tuple[list[Reason], Severity | None]:
     """Why `text` is harassment (empty if it is not) and the worst severity found."""
+    reasons, worst = _verdict(text)
+    return list(reasons), worst
+
+
+# Memoised per text (bounded LRU): table chat repeats itself ("gg", "nh"), and a hit is one
+# C-level lookup instead of the word checks and the lexicon scan.
+@lru_cache(maxsize=8192)
+def _verdict(text: str) -> tuple[tuple[Reason, ...], Severity | None]:
+    reasons, worst = _read(text)
+    return tuple(reasons), worst
+
+
+def _read(text: str) -> tuple[list[Reason], Severity | None]:
     plain = plain_words(text)
     if plain is not None and _TRIGGERS.isdisjoint(plain) and not scan(text):
         return [], None  # a plain message's words are its squeezed forms: nothing to find
@@ -410,9 +424,10 @@ class Harassment:
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent) or event.kind != "text" or not event.text:
             return []
-        reasons, severity = harassment_reasons(event.text)
-        if not reasons or severity is None:
+        found, severity = _verdict(event.text)
+        if not found or severity is None:
             return []
+        reasons = list(found)
         target = "a mentioned player" if "@" in event.text else "the table"
         if event.channel == "private":
             target = "a private recipient"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar, cast
 
 from detectors.abuse_lexicon import scan
@@ -140,6 +141,19 @@ _DIRECTED = frozenset(["you", "u", "ur", "your", "youre", "ya"])
 
 
 def hate_reasons(text: str) -> tuple[list[Reason], Severity | None]:
+    reasons, worst = _verdict(text)
+    return list(reasons), worst
+
+
+# Memoised per text (bounded LRU): table chat repeats itself ("gg", "nh"), and a hit is one
+# C-level lookup instead of the word checks and the lexicon scan.
+@lru_cache(maxsize=8192)
+def _verdict(text: str) -> tuple[tuple[Reason, ...], Severity | None]:
+    reasons, worst = _read(text)
+    return tuple(reasons), worst
+
+
+def _read(text: str) -> tuple[list[Reason], Severity | None]:
     plain = plain_words(text)
     if plain is not None and _TRIGGERS.isdisjoint(plain) and not scan(text):
         return [], None  # a plain message's words are its squeezed forms: nothing to find
@@ -174,9 +188,10 @@ class Hate:
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent) or event.kind != "text" or not event.text:
             return []
-        reasons, severity = hate_reasons(event.text)
-        if not reasons or severity is None:
+        found, severity = _verdict(event.text)
+        if not found or severity is None:
             return []
+        reasons = list(found)
         return [
             chat_finding(
                 self.name,

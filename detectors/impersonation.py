@@ -226,10 +226,11 @@ class Impersonation:
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent) or event.player_id in self.staff_player_ids:
             return []
-        reasons, severity = (
-            impersonation_reasons(event.text) if event.kind == "text" else ([], None)
-        )
+        found, severity = _read(event.text) if event.kind == "text" else ((), None)
         dressed = staff_name(event.screen_name)
+        if not found and not dressed:  # most chat: nothing to report, nothing to build
+            return []
+        reasons = list(found)
         if dressed:
             name = event.screen_name or ""
             reasons.append(Reason("staff-like screen name", name.lower(), name, "screen_name"))

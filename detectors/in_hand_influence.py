@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import ClassVar, Literal
 
-from detectors.card_talk import CardMention, CardTalk, could_be_poker, emoji_count, parse
+from detectors.card_talk import CardMention, CardTalk, emoji_count, poker_talk
 from detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
 from detectors.findings import Evidence, Finding, MeasureValue, Severity
 from detectors.state import State
@@ -88,11 +88,11 @@ class InHandInfluence:
     score_critical: float = 0.97
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
+        if isinstance(event, ChatEvent):  # the most frequent event: tested first
+            return self._on_chat(event, state)
         if isinstance(event, TableEvent):
             self._on_table(event, state)
             return []
-        if isinstance(event, ChatEvent):
-            return self._on_chat(event, state)
         return self._on_hand(event, state)
 
     # -- table state -----------------------------------------------------------------------
@@ -134,11 +134,10 @@ class InHandInfluence:
             return []
         private = event.channel == "private"
         if event.kind == "text":
-            if not could_be_poker(event.text):  # the parser would find no poker talk
+            found = poker_talk(event.text)
+            if found is None:
                 return []
-            talk = parse(event.text)
-            if not talk.poker:
-                return []
+            talk = found
         else:
             talk = CardTalk()
         if event.kind != "text" and (private or emoji_count(event.text) > self.max_emoji):

@@ -104,13 +104,22 @@ def room(state: State, key: StateKey, span: timedelta, now: datetime) -> dict[Ha
     then lives `span + KEEP_EXTRA`, so it outlives any member touched before the next re-put
     (`until` at most that `now + span`)."""
     found: Room | None = state.get(key)
+    if found is not None and now <= found.refresh_by:  # the usual case
+        return found.members
+    return refresh_room(state, key, found, span, now)
+
+
+def refresh_room(
+    state: State, key: StateKey, found: Room | None, span: timedelta, now: datetime
+) -> dict[Hashable, Any]:
+    """`room` past its usual case, for a caller that already got `found` (the entry, or None)
+    from the state and saw `now` past its `refresh_by`."""
     if found is None:
         found = Room()
-    elif now <= found.refresh_by:  # the usual case
-        return found.members
     members = found.members
-    for gone in [k for k, member in members.items() if member.until <= now]:
-        del members[gone]
+    if members:
+        for gone in [k for k, member in members.items() if member.until <= now]:
+            del members[gone]
     found.refresh_by = now + KEEP_EXTRA
     state.put(key, found, span + KEEP_EXTRA)
     return members

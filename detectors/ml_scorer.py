@@ -238,8 +238,9 @@ class MlScorer:
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent) or event.kind != "text" or len(event.text) < 4:
             return []
-        model = self.model()
-        count, probs = model.verdict(event.text)
+        model = _model_at(self.model_dir)
+        # The memo lookup `verdict` starts with, inline: most messages end here.
+        count, probs = model._verdicts.get(event.text) or model.verdict(event.text)
         if probs is None or count < self.min_tokens:
             return []
         heads = model.heads

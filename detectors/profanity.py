@@ -10,6 +10,7 @@ string of swearing is medium. Insults without vulgarity ("idiot") are harassment
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 from detectors.abuse_lexicon import scan
@@ -20,7 +21,14 @@ from detectors.state import State
 
 
 def profanity_reasons(text: str) -> list[Reason]:
-    return [
+    return list(_reasons(text))
+
+
+# Memoised per text: the detector's verdict on "nh" or "gl all" is the same every time, and a
+# cache hit is one C-level lookup where the scan was a dozen Python calls. Bounded (LRU).
+@lru_cache(maxsize=8192)
+def _reasons(text: str) -> tuple[Reason, ...]:
+    return tuple(
         Reason(
             "mild swearing" if h.entry.tier == "mild" else "vulgarity",
             h.entry.term,
@@ -29,7 +37,7 @@ def profanity_reasons(text: str) -> list[Reason]:
         )
         for h in scan(text)
         if h.entry.vulgar
-    ]
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +50,10 @@ class Profanity:
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent) or event.kind != "text" or not event.text:
             return []
-        reasons = profanity_reasons(event.text)
-        if not reasons:
+        found = _reasons(event.text)
+        if not found:
             return []
+        reasons = list(found)
         mild = all(r.tier == "mild" for r in reasons) and len(reasons) < self.string_of_swearing
         severity: Severity = "low" if mild else "medium"
         score = min(0.95, (0.6 if mild else 0.75) + 0.05 * (len(reasons) - 1))

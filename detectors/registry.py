@@ -64,7 +64,8 @@ def build_detectors(
             continue
         fields = dict(overrides.get(detector_type.name, {}))
         if dataclasses.is_dataclass(detector_type):
-            known = {f.name for f in dataclasses.fields(detector_type)}
+            # Only constructor fields are settings; derived ones (caches, spans) are not.
+            known = {f.name for f in dataclasses.fields(detector_type) if f.init}
             bad = set(fields) - known
             if bad:
                 raise ValueError(f"detector {detector_type.name}: unknown settings {sorted(bad)}")

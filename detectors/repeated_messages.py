@@ -9,70 +9,39 @@ Short lines ("gg", "nh", "ty") are exempt: everybody repeats those.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import ClassVar
 
+from detectors.bot_wave import sight
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import Evidence, Finding, Severity
-from detectors.message_burst import Burst, Emission, Kept, room, severity_for, span_of
-from detectors.message_fingerprint import (
-    ASCII_LOWER,
-    ASCII_NOT_ALNUM,
-    collapse_runs,
-    fingerprint,
-    jaccard,
-    strip_digits,
-    trigrams,
-)
+from detectors.message_burst import Burst, Emission, Room, refresh_room, severity_for, span_of
+from detectors.message_fingerprint import fingerprint, jaccard, strip_digits, trigrams
 from detectors.state import State
 
 # How many of a player's recent messages a new one is compared with.
 HISTORY = 8
-WAVE_MAX_PLAYERS = 64
-
+# Texts (and fingerprints) remembered by the pure functions' memos below; past this many the
+# memo starts over. Chat repeats itself ("gg wp", "nice hand", a bot's line), so most messages
+# are answered by one dict lookup; a text longer than `_MEMO_CHARS` is never remembered.
+_MEMO_SIZE = 4096
+_MEMO_CHARS = 256
 
 # One line a player said: (ts, message id, fingerprint). A tuple: one is made per message.
-# The fingerprint may be stored uncollapsed (ASCII bytes, see `collapse_runs`): most lines
-# are never compared with another, so their runs are collapsed only if one ever is.
-_Said = tuple[datetime, str, str | bytes]
+_Said = tuple[datetime, str, str]
+# What a text is to this detector: its fingerprint (None under `min_chars`) and whether it is
+# long enough to be part of a bot wave.
+_Print = tuple[str | None, bool]
 
 
-class _History(Kept):
+class _History(list[_Said]):
     """A player's recent lines (at most `HISTORY`, oldest first), kept in the table's `room`
-    rather than put on every message. A list, not a deque: it is short, and this is smaller."""
+    rather than put on every message (`until` as in `message_burst.Kept`). The list itself,
+    not an object holding one: half the messages start a history, and this is made in C."""
 
-    __slots__ = ("grams", "said")
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.said: list[_Said] = []
-        # Trigrams of fingerprints compared lately, built only when two lengths are close.
-        self.grams: dict[str, frozenset[str]] | None = None
-
-    def trigrams(self, fp: str) -> frozenset[str]:
-        cache = self.grams
-        if cache is None:
-            cache = self.grams = {}
-        elif len(cache) >= 4 * HISTORY:  # a cache: dropping it costs a rebuild only
-            cache.clear()
-        grams = cache.get(fp)
-        if grams is None:
-            grams = cache[fp] = trigrams(fp)
-        return grams
-
-
-# A text's first sighting in the window: (player, ts, message id).
-_Sighting = tuple[str, datetime, str]
-
-
-@dataclass(slots=True)
-class _Wave:
-    messages: dict[str, list[tuple[datetime, str]]]
-    # No message is older: while this is inside the window there is nothing to prune. A lower
-    # bound is enough (dropping a player may leave it stale-low, which only costs a prune).
-    oldest: datetime
-    burst: Burst | None = None  # made on the first violation: most texts never form a wave
+    __slots__ = ("until",)
+    until: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +56,15 @@ class RepeatedMessages:
     # The same line from this many players in the window is a bot wave.
     wave_min_players: int = 3
     wave_min_chars: int = 20
+    _span: timedelta = field(init=False, repr=False, compare=False)
+    # text -> `_Print`, and fingerprint -> trigrams: pure functions of their keys.
+    _prints: dict[str, _Print] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _grams: dict[str, frozenset[str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_span", span_of(self.window_seconds))
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent):
@@ -94,49 +72,55 @@ class RepeatedMessages:
         text = event.text  # read once: a pydantic attribute costs four times a local
         if not text or event.kind == "snapcam":
             return []
-        fp: str | bytes
-        if text.isascii():  # `fingerprint`'s ASCII path, the length test before the collapse
-            fp = text.encode("ascii").translate(ASCII_LOWER, ASCII_NOT_ALNUM)
-            length = len(fp)
-            if not fp:  # punctuation only: `fingerprint` keeps its symbols
-                fp, length = fingerprint(text)
-        else:
-            fp, length = fingerprint(text)
-        if length < self.min_chars:
+        known = self._prints.get(text)
+        fp, wave = self._print(text) if known is None else known
+        if fp is None:
             return []
-        span = span_of(self.window_seconds)
-        if length < self.wave_min_chars:
-            return self._player_repeats(event, fp, span, state)
-        if type(fp) is bytes:
-            fp = collapse_runs(fp)
+        span = self._span
         findings = self._player_repeats(event, fp, span, state)
-        findings.extend(self._wave(event, str(fp), span, state))
+        if wave:
+            findings.extend(self._wave(event, fp, span, state))
         return findings
 
+    def _print(self, text: str) -> _Print:
+        """What `text` is to this detector (`_Print`), remembered for the next time it is said."""
+        fp, length = fingerprint(text)
+        found: _Print = (
+            (None, False) if length < self.min_chars else (fp, length >= self.wave_min_chars)
+        )
+        if len(text) <= _MEMO_CHARS:
+            memo = self._prints
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            memo[text] = found
+        return found
+
     def _player_repeats(
-        self, event: ChatEvent, fp: str | bytes, span: timedelta, state: State
+        self, event: ChatEvent, fp: str, span: timedelta, state: State
     ) -> list[Finding]:
-        """`fp` may still be uncollapsed bytes: collapsed here only if compared with a line."""
-        player, ts = event.player_id, event.ts
+        player = event.player_id
         route = event.table_id or player  # `routing_key`, without the call
         now = state.now
-        histories = room(state, (route, "said"), span, now)  # the table's players' lines
-        record: _History | None = histories.get(player)
-        if record is None:
-            record = histories[player] = _History()
-        elif record.until <= now:  # what a put on every message would have expired
-            record.said.clear()
-        record.until = now + span
-        said = record.said
-        matches: list[str] = []
-        if said:
-            horizon = ts - span
-            while said and said[0][0] <= horizon:
-                del said[0]
-            if said:
-                if type(fp) is bytes:
-                    fp = collapse_runs(fp)
-                self._match(record, str(fp), matches)
+        key = (route, "said")
+        kept: Room | None = state.get(key)
+        if kept is not None and now <= kept.refresh_by:  # `room`'s usual case, without the call
+            histories = kept.members
+        else:
+            histories = refresh_room(state, key, kept, span, now)
+        said: _History | None = histories.get(player)
+        if said is None:
+            said = histories[player] = _History()
+        elif said.until <= now:  # what a put on every message would have expired
+            said.clear()
+        said.until = now + span
+        ts = event.ts
+        if not said:  # the usual case: nothing to compare with
+            said.append((ts, event.message_id, fp))
+            return [] if self.min_repeats > 1 else self._repeats(event, route, [], span, state)
+        horizon = ts - span
+        while said and said[0][0] <= horizon:
+            del said[0]
+        matches = self._match(said, fp) if said else []
         said.append((ts, event.message_id, fp))
         if len(said) > HISTORY:
             del said[0]
@@ -144,20 +128,15 @@ class RepeatedMessages:
             return []
         return self._repeats(event, route, matches, span, state)
 
-    def _match(self, record: _History, fp: str, matches: list[str]) -> None:
-        """Append to `matches` the ids of the player's lines that `fp` repeats: the same
-        fingerprint, or trigram Jaccard at least `similarity` (trigrams built only when the
-        lengths could reach it, since most lines differ in length already)."""
+    def _match(self, said: list[_Said], fp: str) -> list[str]:
+        """The ids of the player's lines that `fp` repeats: the same fingerprint, or trigram
+        Jaccard at least `similarity` (trigrams built only when the lengths could reach it,
+        since most lines differ in length already)."""
         similarity = self.similarity
         size = len(fp)
         grams: frozenset[str] | None = None  # this line's trigrams, once needed
-        said = record.said
-        for i, (at, old_id, stored) in enumerate(said):
-            if type(stored) is bytes:
-                old_fp = collapse_runs(stored)
-                said[i] = (at, old_id, old_fp)
-            else:
-                old_fp = str(stored)
+        matches: list[str] = []
+        for _, old_id, old_fp in said:
             if old_fp == fp:
                 matches.append(old_id)
                 continue
@@ -168,9 +147,19 @@ class RepeatedMessages:
             elif size < similarity * old_size:
                 continue
             if grams is None:
-                grams = record.trigrams(fp)
-            if jaccard(record.trigrams(old_fp), grams) >= similarity:
+                grams = self._trigrams(fp)
+            if jaccard(self._trigrams(old_fp), grams) >= similarity:
                 matches.append(old_id)
+        return matches
+
+    def _trigrams(self, fp: str) -> frozenset[str]:
+        memo = self._grams
+        grams = memo.get(fp)
+        if grams is None:
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            grams = memo[fp] = trigrams(fp)
+        return grams
 
     def _repeats(
         self, event: ChatEvent, route: str, matches: list[str], span: timedelta, state: State
@@ -206,39 +195,12 @@ class RepeatedMessages:
         ]
 
     def _wave(self, event: ChatEvent, fp: str, span: timedelta, state: State) -> list[Finding]:
-        wave_fp = strip_digits(fp)
         scope = event.table_id or event.tournament_id or event.channel
-        key = (scope, "wave", wave_fp)
         player, ts, message_id = event.player_id, event.ts, event.message_id
-        seen: _Wave | _Sighting | None = state.get(key)
-        if seen is None:  # the usual case: a text nobody sent lately
-            if self.wave_min_players > 1:  # one sender is no wave: keep a tuple, not a _Wave
-                state.put(key, (player, ts, message_id), span)
-                return []
-            wave = _Wave({player: [(ts, message_id)]}, ts)
-        else:
-            if isinstance(seen, _Wave):
-                wave = seen
-            else:
-                first, at, first_id = seen
-                wave = _Wave({first: [(at, first_id)]}, at)
-            messages = wave.messages
-            horizon = ts - span
-            if wave.oldest <= horizon:  # something may have left the window
-                for sender in list(messages):
-                    kept = [m for m in messages[sender] if m[0] > horizon]
-                    if kept:
-                        messages[sender] = kept
-                    else:
-                        del messages[sender]
-                wave.oldest = min((m[0] for ms in messages.values() for m in ms), default=ts)
-            said = messages.setdefault(player, [])
-            if len(said) < HISTORY:
-                said.append((ts, message_id))
-                wave.oldest = min(wave.oldest, ts)
-            while len(messages) > WAVE_MAX_PLAYERS:
-                del messages[next(iter(messages))]  # `oldest` stays a lower bound: still safe
-        state.put(key, wave, span)
+        sender = (player, ts, message_id)
+        wave = sight(state, scope, strip_digits(fp), sender, span, self.wave_min_players)
+        if wave is None:
+            return []
         players = len(wave.messages)
         if players < self.wave_min_players:
             return []

@@ -1,0 +1,98 @@
+"""Who sent one text lately in one scope: the memory behind `repeated_messages`' bot waves.
+
+Every long line is a possible wave, so each one used to be its own state key: a heap push when
+it was put and a sweep when it expired, for a text that almost never comes back. A scope's texts
+now share one state entry, as `message_burst.room` does for players, each with the `until` at
+which a put on every sighting would have let it expire; readers treat it as gone from then on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from detectors.message_burst import KEEP_EXTRA, Burst, Room
+from detectors.state import State, StateKey
+
+# A text's senders, each with at most this many of their messages.
+SENDER_HISTORY = 8
+WAVE_MAX_PLAYERS = 64
+
+# A text's first sighting in the window: (player, ts, message id).
+_Sighting = tuple[str, datetime, str]
+
+
+@dataclass(slots=True)
+class Wave:
+    messages: dict[str, list[tuple[datetime, str]]]
+    # No message is older: while this is inside the window there is nothing to prune. A lower
+    # bound is enough (dropping a player may leave it stale-low, which only costs a prune).
+    oldest: datetime
+    burst: Burst | None = None  # made on the first violation: most texts never form a wave
+
+
+# A member of the room: (until, what was put).
+_Kept = tuple[datetime, "Wave | _Sighting"]
+
+
+def _texts(state: State, key: StateKey, span: timedelta, now: datetime) -> dict[str, _Kept]:
+    """`message_burst.room` for members kept as (until, value) tuples."""
+    found: Room | None = state.get(key)
+    if found is None:
+        found = Room()
+    elif now <= found.refresh_by:  # the usual case
+        return found.members  # type: ignore[return-value]
+    members: dict[Any, _Kept] = found.members
+    for gone in [k for k, member in members.items() if member[0] <= now]:
+        del members[gone]
+    found.refresh_by = now + KEEP_EXTRA
+    state.put(key, found, span + KEEP_EXTRA)
+    return members
+
+
+def sight(
+    state: State,
+    scope: str,
+    text: str,
+    sender: _Sighting,
+    span: timedelta,
+    min_players: int,
+) -> Wave | None:
+    """Record that `sender` (player, ts, message id) sent `text` in `scope`; the text's wave
+    (every sender in the window), or None while one sender is all there is to remember."""
+    now = state.now
+    texts = _texts(state, (scope, "waves"), span, now)
+    kept = texts.get(text)
+    if kept is None or kept[0] <= now:  # the usual case: a text nobody sent lately
+        if min_players > 1:  # one sender is no wave: keep a tuple, not a `Wave`
+            texts[text] = (now + span, sender)
+            return None
+        player, ts, message_id = sender
+        wave = Wave({player: [(ts, message_id)]}, ts)
+    else:
+        seen = kept[1]
+        if isinstance(seen, Wave):
+            wave = seen
+        else:
+            first, at, first_id = seen
+            wave = Wave({first: [(at, first_id)]}, at)
+        player, ts, message_id = sender
+        messages = wave.messages
+        horizon = ts - span
+        if wave.oldest <= horizon:  # something may have left the window
+            for who in list(messages):
+                still = [m for m in messages[who] if m[0] > horizon]
+                if still:
+                    messages[who] = still
+                else:
+                    del messages[who]
+            wave.oldest = min((m[0] for ms in messages.values() for m in ms), default=ts)
+        said = messages.setdefault(player, [])
+        if len(said) < SENDER_HISTORY:
+            said.append((ts, message_id))
+            wave.oldest = min(wave.oldest, ts)
+        while len(messages) > WAVE_MAX_PLAYERS:
+            del messages[next(iter(messages))]  # `oldest` stays a lower bound: still safe
+    texts[text] = (now + span, wave)
+    return wave
