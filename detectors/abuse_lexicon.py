@@ -127,6 +127,8 @@ class Lexicon:
     # Every split of an entry into two words, one of them at most two letters long ("fu",
     # "ck"): a plain message holds a split word only if one of its word pairs is in here.
     short_splits: frozenset[tuple[str, str]]
+    # The multi-word entries as words: first word -> the words that must follow it.
+    phrase_rests: dict[str, tuple[tuple[str, ...], ...]]
 
     def lookup(self, form: str) -> Entry | None:
         return self.exact.get(form)
@@ -172,7 +174,12 @@ def lexicon() -> Lexicon:
         for k in range(1, len(term))
         if k <= 2 or len(term) - k <= 2
     )
-    return Lexicon(exact, stretched, ordered, starts, splits)
+    rests: dict[str, list[tuple[str, ...]]] = {}
+    for term in phrases:
+        first, *rest = term.split(" ")
+        rests.setdefault(first, []).append(tuple(rest))
+    phrase_rests = {word: tuple(found) for word, found in rests.items()}
+    return Lexicon(exact, stretched, ordered, starts, splits, phrase_rests)
 
 
 # A masked word is read as the mildest word it could be: "s**t" is "shit" before it is "slut".
@@ -250,16 +257,51 @@ def _plainly_clean(lex: Lexicon, words: tuple[str, ...]) -> bool:
     """Whether a plain message (see `plain_words`) can have no hit, without building tokens.
 
     Mirrors every way `scan` finds a hit on tokens whose form is the word itself: an exact
-    entry, a phrase's first word, a glued stem anywhere, or a short word that forms an entry
-    with its neighbour ("fu ck"). True only when none can apply, so skipping is exact.
+    entry, a phrase, a glued stem anywhere, or a short word that forms an entry with its
+    neighbour ("fu ck"). True only when none can apply, so skipping is exact. A phrase's first
+    word alone ("hand", "deep", "dog") is common table talk: only the whole phrase counts.
     """
-    exact = lex.exact
-    if not exact.keys().isdisjoint(words) or not lex.phrases.keys().isdisjoint(words):
-        return False
-    if _HAS_GLUED.search(" ".join(words)) is not None:
+    if not _inert_words.issuperset(words):  # else no exact entry and no glued stem
+        if not lex.exact.keys().isdisjoint(words):
+            return False
+        if _HAS_GLUED.search(" ".join(words)) is not None:
+            return False
+        _learn_inert(lex, words)
+    if not lex.phrases.keys().isdisjoint(words) and _holds_phrase(lex, words):
         return False
     # Any pair (a, b) with a short half and a + b an entry is one of the entry's short splits.
     return lex.short_splits.isdisjoint(itertools.pairwise(words))
+
+
+def _holds_phrase(lex: Lexicon, words: tuple[str, ...]) -> bool:
+    """Whether a multi-word entry's words follow one another in `words`: where a plain
+    message's stream (its words joined by single spaces, every word a run of word characters)
+    matches the entry's pattern (`\bhand job\b`), and nowhere else."""
+    rests = lex.phrase_rests
+    for index, word in enumerate(words):
+        for rest in rests.get(word, ()):
+            if words[index + 1 : index + 1 + len(rest)] == rest:
+                return True
+    return False
+
+
+# Words that hold no lexicon entry on their own: not an exact entry, no glued stem inside. A
+# plain message of such words can only hit as a phrase or a split word ("fu ck"), so
+# `_plainly_clean` skips the other checks with one subset test. Stems never span a space, so
+# checking the words one by one is checking their stream. Bounded, cleared when full.
+_INERT_MAX = 50_000
+_inert_words: set[str] = set()
+
+
+def is_inert_word(lex: Lexicon, word: str) -> bool:
+    return word not in lex.exact and _HAS_GLUED.search(word) is None
+
+
+def _learn_inert(lex: Lexicon, words: tuple[str, ...]) -> None:
+    known = _inert_words
+    if len(known) > _INERT_MAX:
+        known.clear()
+    known.update(w for w in words if w not in known and is_inert_word(lex, w))
 
 
 def _in_order(hits: list[Hit]) -> tuple[Hit, ...]:

@@ -8,13 +8,14 @@ action, a messenger, a handle, a price or a link). Links to the site's own domai
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import ClassVar
 
 from detectors.contact_lexicon import (
     CALL_TO_ACTION,
     COMMERCIAL,
+    COMMERCIAL_WORDS,
     HANDLE,
+    MESSENGER_WORDS,
     PRICE,
     ascii_words,
     asks_for_credentials,
@@ -31,6 +32,13 @@ from detectors.malicious_link import link_risks
 from detectors.state import State
 
 DEFAULT_SITE_DOMAINS = ("ultimatepoker.com",)
+# The other-site hosts, the signals, whether there is a sales pitch, the messenger named.
+Pitch = tuple[tuple[str, ...], tuple[str, ...], bool, str | None]
+# Per site list, a bounded memo of `_read_pitch`, emptied when full (no LRU bookkeeping).
+_pitches: dict[tuple[str, ...], dict[str, Pitch | None]] = {}
+_PITCHES_MAX = 4096
+_UNKNOWN: Pitch = ((), (), False, None)
+_PITCH_WORDS = COMMERCIAL_WORDS | MESSENGER_WORDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,16 +82,40 @@ class Advertising:
         ]
 
 
-@lru_cache(maxsize=4096)
-def _pitch(
-    text: str, site_domains: tuple[str, ...]
-) -> tuple[tuple[str, ...], tuple[str, ...], bool, str | None] | None:
+def _pitch(text: str, site_domains: tuple[str, ...]) -> Pitch | None:
+    """`_read_pitch`, memoised per site list and text because table chat repeats itself."""
+    memo = _pitches.get(site_domains)
+    if memo is None:
+        memo = _pitches[site_domains] = {}
+    known = memo.get(text, _UNKNOWN)
+    if known is not _UNKNOWN:
+        return known
+    if len(memo) >= _PITCHES_MAX:
+        memo.clear()
+    pitch = memo[text] = _read_pitch(text, site_domains)
+    return pitch
+
+
+def _read_pitch(text: str, site_domains: tuple[str, ...]) -> Pitch | None:
     """The other-site hosts, the signals, whether there is a sales pitch and the messenger
-    named, when `text` advertises; cached per text because table chat repeats itself."""
+    named, when `text` advertises."""
     lowered = text.lower()
-    links = extract_links(text) if may_hold_link(lowered) else ()
-    # A finding needs a link, a sales pitch or a messenger: most chat has none of them.
     words = ascii_words(lowered)
+    holds_link = may_hold_link(lowered)
+    # A finding needs a link, a sales pitch or a messenger: most chat has none of them. For
+    # ASCII text, one set probe and a few literals prove that for both word gates below.
+    if (
+        words is not None
+        and not holds_link
+        and _PITCH_WORDS.isdisjoint(words)
+        and "%" not in lowered
+        and "$" not in lowered
+        and "telegr" not in lowered
+        and "@" not in lowered
+        and "#" not in lowered
+    ):
+        return None
+    links = extract_links(text) if holds_link else ()
     if not (links or may_be_commercial(lowered, words) or may_name_messenger(lowered, words)):
         return None
     if asks_for_credentials(lowered):

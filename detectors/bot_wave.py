@@ -2,23 +2,25 @@
 
 Every long line is a possible wave, so each one used to be its own state key: a heap push when
 it was put and a sweep when it expired, for a text that almost never comes back. A scope's texts
-now share one state entry, as `message_burst.room` does for players, each with the `until` at
-which a put on every sighting would have let it expire; readers treat it as gone from then on.
+now share one dict (`Texts`) in the state entry `repeated_messages` keeps its players in, each
+with the `until` at which a put on every sighting would have let it expire; readers treat it as
+gone from then on.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from detectors.message_burst import KEEP_EXTRA, Burst, Room
-from detectors.state import State, StateKey
+from detectors.message_burst import KEEP_EXTRA, Burst
 
 # A text's senders, each with at most this many of their messages.
 SENDER_HISTORY = 8
 WAVE_MAX_PLAYERS = 64
 
+_NEVER = datetime.min.replace(tzinfo=UTC)
 # A text's first sighting in the window: (player, ts, message id).
 _Sighting = tuple[str, datetime, str]
 
@@ -32,37 +34,51 @@ class Wave:
     burst: Burst | None = None  # made on the first violation: most texts never form a wave
 
 
-# A member of the room: (until, what was put).
+# A text in `Texts`: (until, what was put).
 _Kept = tuple[datetime, "Wave | _Sighting"]
+_FOREVER = datetime.max.replace(tzinfo=UTC)
+# The member key of the `Texts` in a room: a tuple, so never a player id.
+_TEXTS = ("texts",)
 
 
-def _texts(state: State, key: StateKey, span: timedelta, now: datetime) -> dict[str, _Kept]:
-    """`message_burst.room` for members kept as (until, value) tuples."""
-    found: Room | None = state.get(key)
-    if found is None:
-        found = Room()
-    elif now <= found.refresh_by:  # the usual case
-        return found.members  # type: ignore[return-value]
-    members: dict[Any, _Kept] = found.members
-    for gone in [k for k, member in members.items() if member[0] <= now]:
-        del members[gone]
-    found.refresh_by = now + KEEP_EXTRA
-    state.put(key, found, span + KEEP_EXTRA)
-    return members
+class Texts(dict[str, _Kept]):
+    """A scope's texts, kept as one member of `repeated_messages`' room of the same key, so
+    table chat (where the scope is the routing key) gets its players' histories and its texts
+    with one state lookup and one entry to keep alive. The room never drops it (`until` is
+    never); it drops its own texts whose `until` passed, at most once per `KEEP_EXTRA`, as a
+    room of its own would when re-put."""
+
+    __slots__ = ("refresh_by",)
+    until = _FOREVER
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refresh_by = _NEVER
+
+
+def texts_of(members: dict[Hashable, Any]) -> Texts:
+    """The `Texts` among a room's members (`(scope, "said")`), made on first use."""
+    texts: Texts | None = members.get(_TEXTS)
+    if texts is None:
+        texts = members[_TEXTS] = Texts()
+    return texts
 
 
 def sight(
-    state: State,
-    scope: str,
+    texts: Texts,
+    now: datetime,
     text: str,
     sender: _Sighting,
     span: timedelta,
     min_players: int,
 ) -> Wave | None:
-    """Record that `sender` (player, ts, message id) sent `text` in `scope`; the text's wave
-    (every sender in the window), or None while one sender is all there is to remember."""
-    now = state.now
-    texts = _texts(state, (scope, "waves"), span, now)
+    """Record that `sender` (player, ts, message id) sent `text` in the scope of `texts`; the
+    text's wave (every sender in the window), or None while one sender is all there is to
+    remember."""
+    if now > texts.refresh_by:
+        for gone in [k for k, member in texts.items() if member[0] <= now]:
+            del texts[gone]
+        texts.refresh_by = now + KEEP_EXTRA
     kept = texts.get(text)
     if kept is None or kept[0] <= now:  # the usual case: a text nobody sent lately
         if min_players > 1:  # one sender is no wave: keep a tuple, not a `Wave`

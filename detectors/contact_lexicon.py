@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from functools import lru_cache
 
 # Messenger names that are not everyday words.
 MESSENGER = re.compile(
@@ -52,14 +51,22 @@ _WORD_BYTES = bytes(
 )
 
 
-@lru_cache(maxsize=2048)
+# The last text `ascii_words` split, and its words: one (text, words) tuple, replaced whole.
+_recent: list[tuple[str, tuple[str, ...] | None]] = [("", ())]
+
+
 def ascii_words(text: str) -> tuple[str, ...] | None:
-    """The lower-cased `\\w+` runs of an ASCII message (None for other text), cached: several
-    detectors prove a message clean by checking it holds none of their key words. A tuple, not
-    a set: hashing every word into a new set costs more than the few lookups made."""
-    if not text.isascii():
-        return None
-    return tuple(text.encode().translate(_WORD_BYTES).decode().split())
+    """The lower-cased `\\w+` runs of an ASCII message (None for other text). Several
+    detectors prove a message clean by checking it holds none of their key words, one after
+    the other on the same message, so the last answer is kept: one slot, nothing to evict (the
+    detectors memoise their own verdicts for chat that repeats). A tuple, not a set: hashing
+    every word into a new set costs more than the few lookups made."""
+    last, found = _recent[0]
+    if text == last:
+        return found
+    found = tuple(text.encode().translate(_WORD_BYTES).decode().split()) if text.isascii() else None
+    _recent[0] = (text, found)
+    return found
 
 
 # Cheap necessary conditions for the patterns above. Each alternative of a word-bounded pattern
@@ -74,6 +81,9 @@ _MESSENGER_WORDS = word_set(
     "whats whatsapp whatsap discord skype snap snapchat insta instagram facebook wechat kik viber "
     "tiktok tik signal app icq"
 )
+# Public for detectors that fold these tests into one wider word probe.
+COMMERCIAL_WORDS = _COMMERCIAL_WORDS
+MESSENGER_WORDS = _MESSENGER_WORDS
 _MESSENGER_SHORT_WORDS = word_set("tg wa ig fb snap signal twitter dc")
 _MESSENGER_LITERAL = re.compile(
     r"telegr|whats|discord|skype|snap|insta|facebook|wechat|kik|viber|tik\s?tok|signal app|"

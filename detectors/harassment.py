@@ -10,7 +10,7 @@ you live" never is.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar, cast
@@ -19,6 +19,7 @@ from detectors.abuse_lexicon import Hit, is_threat_term, scan
 from detectors.chat_reasons import Reason, chat_finding, describe, reason_measures
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import SEVERITY_RANK, Finding, Severity
+from detectors.harassment_gate import possible_patterns
 from detectors.state import State
 from detectors.text_normalise import Normalised, normalise, plain_words
 
@@ -317,11 +318,8 @@ _TRIGGERS = frozenset(
         "off",
     ]
 )
-_ANY = re.compile(
-    "|".join(
-        f"(?:{p.pattern})" for p in (*(t[0] for t in _PATTERNS), *(t[0] for t in _SELF_PATTERNS))
-    )
-)
+_ALL_PATTERNS = (*(t[0] for t in _PATTERNS), *(t[0] for t in _SELF_PATTERNS))
+_ANY = re.compile("|".join(f"(?:{p.pattern})" for p in _ALL_PATTERNS))
 
 
 def _near(
@@ -352,13 +350,17 @@ def _verdict(text: str) -> tuple[tuple[Reason, ...], Severity | None]:
 
 def _read(text: str) -> tuple[list[Reason], Severity | None]:
     plain = plain_words(text)
-    if plain is not None and _TRIGGERS.isdisjoint(plain) and not scan(text):
-        return [], None  # a plain message's words are its squeezed forms: nothing to find
+    if plain is not None and not scan(text):
+        # A plain message's words are its squeezed token forms and its stream is them joined
+        # by spaces, with no mention: without lexicon hits only the patterns are left to run.
+        if _TRIGGERS.isdisjoint(plain):
+            return [], None
+        reasons: list[Reason] = []
+        return reasons, _pattern_reasons(list(plain), " ".join(plain), reasons, None)
     parsed = normalise(text)
     words = [t.squeezed for t in parsed.tokens]
     mention = any(t.mention for t in parsed.tokens)
-    poker_talk = any(w in POKER_CONTEXT for w in words)
-    reasons: list[Reason] = []
+    reasons = []
     worst: Severity | None = None
 
     def add(reason: Reason, severity: Severity) -> None:
@@ -369,20 +371,50 @@ def _read(text: str) -> tuple[list[Reason], Severity | None]:
 
     for hit in scan(text):
         _insult_or_threat(hit, parsed, words, mention, add)
-    if _TRIGGERS.isdisjoint(words) or _ANY.search(parsed.stream) is None:
+    if _TRIGGERS.isdisjoint(words):
         return reasons, worst
-    for pattern, label, severity, exempt in _PATTERNS:
-        found = pattern.search(parsed.stream)
-        if found is not None and not (exempt and poker_talk):
-            add(Reason(label, found.group(), found.group(), label), severity)
-    for pattern, label in _SELF_PATTERNS:
-        found = pattern.search(parsed.stream)
+    return reasons, _pattern_reasons(words, parsed.stream, reasons, worst)
+
+
+def _pattern_reasons(
+    words: list[str], stream: str, reasons: list[Reason], worst: Severity | None
+) -> Severity | None:
+    """Adds the threat and put-down patterns found in `stream` to `reasons`; the worst
+    severity after them."""
+    possible: Sequence[int]
+    if "*" in stream:
+        if _ANY.search(stream) is None:
+            return worst
+        possible = range(len(_ALL_PATTERNS))
+    else:
+        possible = possible_patterns(words)  # the only patterns that can match
+        if not possible:
+            return worst
+    poker_talk = any(w in POKER_CONTEXT for w in words)
+    found_worst = worst
+
+    def add(reason: Reason, severity: Severity) -> None:
+        nonlocal found_worst
+        reasons.append(reason)
+        if found_worst is None or SEVERITY_RANK[severity] > SEVERITY_RANK[found_worst]:
+            found_worst = severity
+
+    others = len(_PATTERNS)
+    for index in possible:
+        if index < others:
+            pattern, label, severity, exempt = _PATTERNS[index]
+            found = pattern.search(stream)
+            if found is not None and not (exempt and poker_talk):
+                add(Reason(label, found.group(), found.group(), label), severity)
+            continue
+        pattern, label = _SELF_PATTERNS[index - others]
+        found = pattern.search(stream)
         if found is None:
             continue
-        index = parsed.stream.count(" ", 0, found.start())
+        index = stream.count(" ", 0, found.start())
         if not _near(words, index, FIRST_PERSON, 3, 0):
             add(Reason(label, found.group(), found.group(), label), "medium")
-    return reasons, worst
+    return found_worst
 
 
 def _insult_or_threat(

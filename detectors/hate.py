@@ -155,8 +155,12 @@ def _verdict(text: str) -> tuple[tuple[Reason, ...], Severity | None]:
 
 def _read(text: str) -> tuple[list[Reason], Severity | None]:
     plain = plain_words(text)
-    if plain is not None and _TRIGGERS.isdisjoint(plain) and not scan(text):
-        return [], None  # a plain message's words are its squeezed forms: nothing to find
+    if plain is not None and not scan(text):
+        # A plain message's words are its squeezed token forms, its stream them joined by
+        # spaces; without a slur only the patterns are left to run.
+        if _TRIGGERS.isdisjoint(plain):
+            return [], None
+        return _pattern_reasons(" ".join(plain), [], None)
     parsed = normalise(text)
     reasons: list[Reason] = []
     worst: Severity | None = None
@@ -168,11 +172,19 @@ def _read(text: str) -> tuple[list[Reason], Severity | None]:
         any(t.mention for t in parsed.tokens) or any(t.form in _DIRECTED for t in parsed.tokens)
     ):
         worst = "critical"
-    words = {t.squeezed for t in parsed.tokens}
-    if _TRIGGERS.isdisjoint(words) or _ANY.search(parsed.stream) is None:
+    if _TRIGGERS.isdisjoint([t.squeezed for t in parsed.tokens]):
+        return reasons, worst
+    return _pattern_reasons(parsed.stream, reasons, worst)
+
+
+def _pattern_reasons(
+    stream: str, reasons: list[Reason], worst: Severity | None
+) -> tuple[list[Reason], Severity | None]:
+    """`reasons` and `worst` with the discrimination patterns found in `stream` added."""
+    if _ANY.search(stream) is None:
         return reasons, worst
     for pattern, label, severity in _PATTERNS:
-        found = pattern.search(parsed.stream)
+        found = pattern.search(stream)
         if found is not None:
             reasons.append(Reason(label, found.group(), found.group(), label))
             if worst is None or SEVERITY_RANK[severity] > SEVERITY_RANK[worst]:

@@ -113,7 +113,8 @@ _SECRET_WORDS = _words(
     "security sms otp code auth authentication authenticator credentials card cvv cvc"
 )
 _YOUR_WORDS = frozenset(["your", "ur", "yr"])
-_YOUR_OR_SENT = _YOUR_WORDS | {"sent", "texted", "emailed"}
+_SENT_WORDS = ("sent", "texted", "emailed")
+_YOUR_OR_SENT = _YOUR_WORDS | set(_SENT_WORDS)
 _ACCOUNT_WORDS = _words("account acct balance winnings withdrawal funds identity")
 # Staff words in a screen name ("Support_Team", "ADMlN", "xX_Mod_Xx"), after folding leetspeak.
 _STAFF_NAME = re.compile(
@@ -153,8 +154,12 @@ def _read(text: str) -> tuple[tuple[Reason, ...], Severity | None]:
 def _reasons(text: str) -> tuple[list[Reason], Severity | None]:
     # Plain chat (most of it) is judged on its words without building tokens.
     plain = plain_words(text)
-    if plain is not None and _possible(plain) is None:
-        return [], None
+    if plain is not None:
+        # A plain message's stream is its words joined by spaces, none of them holding "*".
+        possible = _possible(plain)
+        if possible is None:
+            return [], None
+        return _judged(" ".join(plain), possible)
     parsed = normalise(text)
     stream = parsed.stream
     if _TRIGGERS.isdisjoint(t.squeezed for t in parsed.tokens):
@@ -164,6 +169,10 @@ def _reasons(text: str) -> tuple[list[Reason], Severity | None]:
     possible = (True, True, True) if "*" in stream else _possible(stream.split())
     if possible is None:
         return [], None
+    return _judged(stream, possible)
+
+
+def _judged(stream: str, possible: tuple[bool, bool, bool]) -> tuple[list[Reason], Severity | None]:
     can_claim, can_scare, can_phish = possible
     reasons: list[Reason] = []
     claimed = False
@@ -206,7 +215,11 @@ def _possible(words: Collection[str]) -> tuple[bool, bool, bool] | None:
         return None
     can_claim = not _STAFF_WORDS.isdisjoint(words)
     can_scare = not _YOUR_WORDS.isdisjoint(words) and not _ACCOUNT_WORDS.isdisjoint(words)
-    can_phish = not _SECRET_WORDS.isdisjoint(words) and not _YOUR_OR_SENT.isdisjoint(words)
+    # `_PHISH`'s "the code we sent" has no closing word boundary: "texted7you" (normalised to
+    # "textedtyou") still matches it, so a word that merely starts with "sent" counts too.
+    can_phish = not _SECRET_WORDS.isdisjoint(words) and (
+        not _YOUR_OR_SENT.isdisjoint(words) or any(w.startswith(_SENT_WORDS) for w in words)
+    )
     if can_claim or can_scare or can_phish:
         return can_claim, can_scare, can_phish
     return None

@@ -12,7 +12,9 @@ than summing them in Python. At load the non-zero weight rows become Python floa
 sum runs row by row in the message's bucket order, exactly as numpy's axis-0 sum does, so the
 margins are bit-identical. Only the calibration of a message that can pass a threshold calls
 `np.exp` (its result differs from `math.exp` in the last bit), and evidence ties fall back to
-`np.argsort`. Verdicts are memoised per distinct text (table chat repeats a lot).
+`np.argsort`. Before any of that, a one-byte-per-bucket bound (`ml_bound`) proves about 99% of
+chat unable to reach any threshold without reading the weights. Verdicts are memoised per
+distinct text (table chat repeats a lot).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import numpy.typing as npt
 
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import CATEGORIES, Category, Evidence, Finding, Severity
+from detectors.ml_bound import MAX_IDS, K, reach_bound
 from detectors.ml_features import N_FEATURES, buckets, feature_ids, words
 from detectors.state import State
 
@@ -39,8 +42,9 @@ TOXIC_PRECEDENCE = ("hate", "abusive")
 _VERDICTS_MAX = 50_000
 
 
-# A text's distinct bucket count, and its probabilities if any head could flag it.
+# A text's distinct bucket count and its probabilities if a head could flag it, else (0, None).
 Verdict = tuple[int, tuple[float, ...] | None]
+_UNREACHABLE: Verdict = (0, None)
 
 
 class ModelError(ValueError):
@@ -67,6 +71,8 @@ class LinearModel:
     _heads: tuple[tuple[float, float, float, float], ...] = field(init=False, repr=False)
     threshold_values: tuple[float, ...] = field(init=False, repr=False)
     version: str = field(init=False, repr=False)
+    # One byte per bucket: see `ml_bound`.
+    bound: bytes = field(init=False, repr=False)
     _verdicts: dict[str, Verdict] = field(init=False, repr=False)
     # The last text scored: its words, its features' buckets and the distinct buckets.
     _last: list[Any] = field(init=False, repr=False)
@@ -88,6 +94,7 @@ class LinearModel:
         object.__setattr__(self, "_heads", tuple(per_head))
         object.__setattr__(self, "threshold_values", tuple(self.thresholds.tolist()))
         object.__setattr__(self, "version", str(self.manifest.get("version")))
+        object.__setattr__(self, "bound", reach_bound(weights, self.intercepts, limits))
         object.__setattr__(self, "_verdicts", {})
         object.__setattr__(self, "_last", [None, [], [], []])
 
@@ -97,8 +104,13 @@ class LinearModel:
         known = self._verdicts.get(text)
         if known is not None:
             return known
+        if len(self._verdicts) >= _VERDICTS_MAX:
+            self._verdicts.clear()
         entries = words(text)
         raw = feature_ids(entries)
+        if len(raw) <= MAX_IDS and sum(map(self.bound.__getitem__, raw)) < K:
+            self._verdicts[text] = _UNREACHABLE
+            return _UNREACHABLE
         ids = raw if len(set(raw)) == len(raw) else list(dict.fromkeys(raw))
         self._last[:] = [text, entries, raw, ids]
         # Every bucket's row, added in bucket order: numpy's axis-0 sum, bit for bit.
@@ -126,8 +138,6 @@ class LinearModel:
             z = [m * head[2] + head[3] for m, head in zip(margins, self._heads, strict=True)]
             probabilities = tuple([1.0 / (1.0 + e) for e in np.exp(z).tolist()])
         verdict = (len(ids), probabilities)
-        if len(self._verdicts) >= _VERDICTS_MAX:
-            self._verdicts.clear()
         self._verdicts[text] = verdict
         return verdict
 

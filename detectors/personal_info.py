@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import ClassVar
 
 from detectors.chat_reasons import chat_finding
 from detectors.contact_lexicon import (
     COMMERCIAL,
     HANDLE,
+    MESSENGER_WORDS,
     ascii_words,
     may_name_messenger,
     messenger_named,
@@ -74,6 +74,11 @@ _ASK_GATE = re.compile(
     r"name|number|digits|address|addy|location|snap|insta|ig|discord|telegram|whats|skype|"
     r"facebook|fb|social|handle|tg|wechat|kik|contact|age|birthday|dob)"
 )
+_ASK_OR_MESSENGER = _ASK_WORDS | MESSENGER_WORDS
+Reading = tuple[tuple[str, ...], int, str | None]
+# Bounded memo of `_read`, emptied when full (cheaper than LRU bookkeeping on every miss).
+_readings: dict[str, Reading] = {}
+_READINGS_MAX = 4096
 _KIND_SEVERITY: dict[str, Severity] = {
     "card": "critical",
     "address": "high",
@@ -124,34 +129,54 @@ class PersonalInfo:
 
     @staticmethod
     def _solicitation(text: str) -> str | None:
-        """What `text` asks for. Each pattern runs only when the words it needs are there (an
-        asking phrase, or an invitation naming a messenger); tests compare this with running
-        them all."""
+        """What `text` asks for (see `_asks`)."""
         lowered = text.lower()
-        words = ascii_words(lowered)
-        if words is not None:
-            asking = not _ASK_WORDS.isdisjoint(words)
-        else:
-            asking = _ASK_GATE.search(gate_text(text)) is not None
-        messenger_possible = may_name_messenger(lowered, words)
-        if not (asking or messenger_possible) or not _QUICK.search(text):
-            return None
-        found = (ASKING.search(text) or PERSONAL_DIRECT.search(text)) if asking else None
-        if found:
-            return f'"{found.group(0).lower()}"'
-        messenger = messenger_named(lowered) if messenger_possible else None
-        if messenger is None:
-            return None
-        invite = INVITE.search(text)
-        if invite is None or HANDLE.search(lowered) or COMMERCIAL.search(lowered):
-            return None
-        return f'"{invite.group(0).lower()} {messenger}"'
+        return _asks(text, lowered, ascii_words(lowered))
 
 
-@lru_cache(maxsize=4096)
-def _read(text: str) -> tuple[tuple[str, ...], int, str | None]:
+def _asks(text: str, lowered: str, words: tuple[str, ...] | None) -> str | None:
+    """What `text` asks for, given its lower case and `ascii_words` of that. Each pattern runs
+    only when the words it needs are there (an asking phrase, or an invitation naming a
+    messenger); tests compare this with running them all."""
+    if words is not None:
+        # One set probe for both readings below: most chat names no item and no messenger.
+        if (
+            _ASK_OR_MESSENGER.isdisjoint(words)
+            and "telegr" not in lowered
+            and "@" not in lowered
+            and "#" not in lowered
+        ):
+            return None
+        asking = not _ASK_WORDS.isdisjoint(words)
+    else:
+        asking = _ASK_GATE.search(gate_text(text)) is not None
+    messenger_possible = may_name_messenger(lowered, words)
+    if not (asking or messenger_possible) or not _QUICK.search(text):
+        return None
+    found = (ASKING.search(text) or PERSONAL_DIRECT.search(text)) if asking else None
+    if found:
+        return f'"{found.group(0).lower()}"'
+    messenger = messenger_named(lowered) if messenger_possible else None
+    if messenger is None:
+        return None
+    invite = INVITE.search(text)
+    if invite is None or HANDLE.search(lowered) or COMMERCIAL.search(lowered):
+        return None
+    return f'"{invite.group(0).lower()} {messenger}"'
+
+
+def _read(text: str) -> Reading:
     """The kinds of personal data `text` discloses, how many items, and what it asks for;
-    cached per text because table chat repeats itself ("gg", "nh", "ty")."""
-    disclosed = find_pii(text)
-    kinds = tuple(sorted({span.kind for span in disclosed}))
-    return kinds, len(disclosed), PersonalInfo._solicitation(text)
+    memoised per text because table chat repeats itself ("gg", "nh", "ty")."""
+    known = _readings.get(text)
+    if known is not None:
+        return known
+    lowered = text.lower()
+    words = ascii_words(lowered)
+    disclosed = find_pii(text, lowered, words)
+    kinds = tuple(sorted({span.kind for span in disclosed})) if disclosed else ()
+    reading = (kinds, len(disclosed), _asks(text, lowered, words))
+    if len(_readings) >= _READINGS_MAX:
+        _readings.clear()
+    _readings[text] = reading
+    return reading

@@ -122,16 +122,22 @@ def gate_text(text: str) -> str:
     return text.lower() if text.isascii() else text.translate(_GATE_FIX).lower()
 
 
-def find_pii(text: str) -> list[PiiSpan]:
-    """Non-overlapping spans of personal data in `text`, in order.
+def find_pii(
+    text: str, lowered: str | None = None, words: tuple[str, ...] | None = None
+) -> list[PiiSpan]:
+    """Non-overlapping spans of personal data in `text`, in order. A caller that has
+    `lowered = text.lower()` and `words = ascii_words(lowered)` passes both to save the work.
 
     Cheap necessary conditions run first (most chat has no "@" before a dotted domain, no nine
     digits close together and no street word), so a clean message costs a few set and
     substring checks."""
     spans: list[PiiSpan] = []
     ascii_text = text.isascii()
-    lowered = text.lower()
-    words = ascii_words(lowered) if ascii_text else None
+    if lowered is None:
+        lowered = text.lower()
+        words = ascii_words(lowered) if ascii_text else None
+    elif not ascii_text:
+        words = None  # a few non-ASCII letters lower-case to ASCII ones (the Kelvin sign)
     if "@" in text and _AT_DOMAIN.search(text):
         spans.extend(PiiSpan("email", m.start(), m.end()) for m in EMAIL.finditer(text))
     if (

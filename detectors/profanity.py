@@ -28,6 +28,9 @@ def profanity_reasons(text: str) -> list[Reason]:
 # cache hit is one C-level lookup where the scan was a dozen Python calls. Bounded (LRU).
 @lru_cache(maxsize=8192)
 def _reasons(text: str) -> tuple[Reason, ...]:
+    hits = scan(text)
+    if not hits:  # most chat
+        return ()
     return tuple(
         Reason(
             "mild swearing" if h.entry.tier == "mild" else "vulgarity",
@@ -35,7 +38,7 @@ def _reasons(text: str) -> tuple[Reason, ...]:
             h.original,
             h.entry.tier,
         )
-        for h in scan(text)
+        for h in hits
         if h.entry.vulgar
     )
 

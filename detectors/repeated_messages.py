@@ -9,15 +9,32 @@ Short lines ("gg", "nh", "ty") are exempt: everybody repeats those.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from detectors.bot_wave import sight
+from detectors.bot_wave import sight, texts_of
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import Evidence, Finding, Severity
-from detectors.message_burst import Burst, Emission, Room, refresh_room, severity_for, span_of
-from detectors.message_fingerprint import fingerprint, jaccard, strip_digits, trigrams
+from detectors.message_burst import (
+    Burst,
+    Emission,
+    Room,
+    refresh_room,
+    room,
+    severity_for,
+    span_of,
+)
+from detectors.message_fingerprint import (
+    Grams,
+    fingerprint,
+    jaccard,
+    misses,
+    probe,
+    strip_digits,
+    trigrams,
+)
 from detectors.state import State
 
 # How many of a player's recent messages a new one is compared with.
@@ -59,9 +76,7 @@ class RepeatedMessages:
     _span: timedelta = field(init=False, repr=False, compare=False)
     # text -> `_Print`, and fingerprint -> trigrams: pure functions of their keys.
     _prints: dict[str, _Print] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _grams: dict[str, frozenset[str]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
+    _grams: dict[str, Grams] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_span", span_of(self.window_seconds))
@@ -77,9 +92,9 @@ class RepeatedMessages:
         if fp is None:
             return []
         span = self._span
-        findings = self._player_repeats(event, fp, span, state)
+        findings, histories = self._player_repeats(event, fp, span, state)
         if wave:
-            findings.extend(self._wave(event, fp, span, state))
+            findings.extend(self._wave(event, fp, span, state, histories))
         return findings
 
     def _print(self, text: str) -> _Print:
@@ -97,7 +112,9 @@ class RepeatedMessages:
 
     def _player_repeats(
         self, event: ChatEvent, fp: str, span: timedelta, state: State
-    ) -> list[Finding]:
+    ) -> tuple[list[Finding], dict[Hashable, Any]]:
+        """The repeat flags, and the room of the event's routing key (which, for table chat,
+        also holds the table's texts for `_wave`)."""
         player = event.player_id
         route = event.table_id or player  # `routing_key`, without the call
         now = state.now
@@ -116,7 +133,9 @@ class RepeatedMessages:
         ts = event.ts
         if not said:  # the usual case: nothing to compare with
             said.append((ts, event.message_id, fp))
-            return [] if self.min_repeats > 1 else self._repeats(event, route, [], span, state)
+            if self.min_repeats > 1:
+                return [], histories
+            return self._repeats(event, route, [], span, state), histories
         horizon = ts - span
         while said and said[0][0] <= horizon:
             del said[0]
@@ -125,16 +144,18 @@ class RepeatedMessages:
         if len(said) > HISTORY:
             del said[0]
         if len(matches) + 1 < self.min_repeats:
-            return []
-        return self._repeats(event, route, matches, span, state)
+            return [], histories
+        return self._repeats(event, route, matches, span, state), histories
 
     def _match(self, said: list[_Said], fp: str) -> list[str]:
         """The ids of the player's lines that `fp` repeats: the same fingerprint, or trigram
-        Jaccard at least `similarity` (trigrams built only when the lengths could reach it,
-        since most lines differ in length already)."""
+        Jaccard at least `similarity` (trigrams built only when the lengths and then a third of
+        this line's trigrams (`probe`) could reach it: most lines differ already)."""
         similarity = self.similarity
         size = len(fp)
-        grams: frozenset[str] | None = None  # this line's trigrams, once needed
+        grams: Grams | None = None  # this line's trigrams, once needed
+        chunks: set[str] | None = None  # `probe`'s, once needed
+        slack = 0.0
         matches: list[str] = []
         for _, old_id, old_fp in said:
             if old_fp == fp:
@@ -146,13 +167,17 @@ class RepeatedMessages:
                     continue
             elif size < similarity * old_size:
                 continue
+            if chunks is None:
+                chunks, slack = probe(fp, similarity)
+            if misses(chunks, old_fp) > slack:  # most lines: no trigram set built
+                continue
             if grams is None:
                 grams = self._trigrams(fp)
             if jaccard(self._trigrams(old_fp), grams) >= similarity:
                 matches.append(old_id)
         return matches
 
-    def _trigrams(self, fp: str) -> frozenset[str]:
+    def _trigrams(self, fp: str) -> Grams:
         memo = self._grams
         grams = memo.get(fp)
         if grams is None:
@@ -194,11 +219,24 @@ class RepeatedMessages:
             )
         ]
 
-    def _wave(self, event: ChatEvent, fp: str, span: timedelta, state: State) -> list[Finding]:
-        scope = event.table_id or event.tournament_id or event.channel
+    def _wave(
+        self,
+        event: ChatEvent,
+        fp: str,
+        span: timedelta,
+        state: State,
+        histories: dict[Hashable, Any] | None = None,
+    ) -> list[Finding]:
+        """`histories`, the routing key's room, is the scope's too for table chat (both are
+        the table): the texts live there, one lookup for both."""
+        table = event.table_id
+        scope = table or event.tournament_id or event.channel
+        now = state.now
+        kept = histories if table and histories is not None else None
+        texts = texts_of(kept if kept is not None else room(state, (scope, "said"), span, now))
         player, ts, message_id = event.player_id, event.ts, event.message_id
         sender = (player, ts, message_id)
-        wave = sight(state, scope, strip_digits(fp), sender, span, self.wave_min_players)
+        wave = sight(texts, now, strip_digits(fp), sender, span, self.wave_min_players)
         if wave is None:
             return []
         players = len(wave.messages)

@@ -226,6 +226,10 @@ def plain_words(text: str) -> tuple[str, ...] | None:
         if not text.isascii():
             return None
     found = ascii_tokens(text, _ASCII_TOKENS_LOWER)
+    if _simple_words.issuperset(found):  # the checks below, passed word by word
+        return tuple(found)
+    if _simple_or_single.issuperset(found):  # and some single characters ("a", "i", "2")
+        return tuple(found) if list(map(len, found)).count(1) < 3 else None
     words = found if not found or "".join(found).isalpha() else _plain_forms(found)
     if words is None:
         return None
@@ -234,7 +238,41 @@ def plain_words(text: str) -> tuple[str, ...] | None:
     stream = " ".join(words)
     if _HAS_RUN3.search(stream) is not None:  # a stretched word or number: squeezed != form
         return None
+    _learn_simple(found)
     return tuple(words)
+
+
+# Words known to be "simple": all letters or all digits, two or more of them, no character
+# three times in a row. Such a word is its own form, so a message of simple words passes
+# every check of `plain_words` (no single characters, and the words joined by single spaces
+# hold no run of three): their set answers it with one C call. With single letters or digits
+# too, only the count of single characters is left to check. Filled as plain messages are
+# read; bounded, cleared when full.
+_SIMPLE_MAX = 50_000
+_SINGLES = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_simple_words: set[str] = set()
+_simple_or_single: set[str] = set(_SINGLES)
+
+
+def is_simple_word(word: str) -> bool:
+    return (
+        len(word) > 1
+        and (word.isalpha() or word.isdigit())
+        and word.isascii()
+        and _HAS_RUN3.search(word) is None
+    )
+
+
+def _learn_simple(found: list[str]) -> None:
+    known = _simple_words
+    if len(known) > _SIMPLE_MAX:
+        known.clear()
+        _simple_or_single.clear()
+        _simple_or_single.update(_SINGLES)
+    new = [w for w in found if w not in known and is_simple_word(w)]
+    if new:
+        known.update(new)
+        _simple_or_single.update(new)
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")

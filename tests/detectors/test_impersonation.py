@@ -98,3 +98,18 @@ def test_real_staff_accounts_are_exempt() -> None:
     detector = Impersonation(staff_player_ids=frozenset({"p-staff"}))
     event = chat("Support here, please send your password", player="p-staff", screen_name="Support")
     assert detector.detect(event, TtlState()) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "severity"),
+    [
+        ("admin here. send me the code we texted7you", "critical"),  # staff claim + the ask
+        ("send me the code we sentyou now", "high"),  # a word glued to "sent"
+        ("send me the code we sell", None),  # "sell" is not "sent"
+    ],
+)
+def test_the_sent_code_ask_survives_a_glued_word(text: str, severity: str | None) -> None:
+    # The word gate once required "texted" as a whole word, while the pattern it guards matches
+    # "the code we texted" inside "textedtyou": the gate hid a phishing ask the pattern sees.
+    found = Impersonation().detect(chat(text), TtlState())
+    assert [f.severity for f in found] == ([severity] if severity else [])

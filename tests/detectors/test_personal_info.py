@@ -2,9 +2,13 @@ from __future__ import annotations
 
 import pytest
 
+from detectors import personal_info as personal
+from detectors import pii_patterns as pii
+from detectors.contact_lexicon import ascii_words
 from detectors.personal_info import PersonalInfo
 from detectors.state import TtlState
 from tests.builders import chat
+from tests.detectors.test_chat_gates import corpus, ref_find_pii, ref_solicitation
 
 
 def categories(text: str, channel: str = "table") -> dict[str, str]:
@@ -84,3 +88,39 @@ def test_private_solicitation_is_high() -> None:
         chat("whats your email", channel="private", recipient="p-2"), TtlState()
     )
     assert found[0].severity == "high"
+
+
+def test_reading_equals_the_ungated_readings_on_every_corpus_text() -> None:
+    """`_read` shares one lower-casing and one word split between both readings and memoises
+    them; the oracles are the ungated pattern runs of tests/detectors/test_chat_gates.py."""
+    asked = 0
+    for text in corpus():
+        spans = ref_find_pii(text)
+        expected = (tuple(sorted({s.kind for s in spans})), len(spans), ref_solicitation(text))
+        lowered = text.lower()
+        assert pii.find_pii(text, lowered, ascii_words(lowered)) == spans, text
+        assert personal._read(text) == expected, text
+        assert personal._read(text) == expected, text  # from the memo
+        asked += expected[2] is not None
+    assert asked > 50
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "whats your real na\u212ae",  # the Kelvin sign lower-cases to an ASCII "k"
+        "call me on 0207\u212a946 0018",
+        "my number is 0207 946 0018",
+        "my number is 0207 946 001",  # near miss: one digit short
+        "add me on telegram",
+        "add me on telegrem",  # near miss: no messenger
+    ],
+)
+def test_shared_lowering_agrees_on_corners(text: str) -> None:
+    lowered = text.lower()
+    assert pii.find_pii(text, lowered, ascii_words(lowered)) == pii.find_pii(text)
+    assert personal._read(text)[2] == ref_solicitation(text)
+    assert personal._read(text)[:2] == (
+        tuple(sorted({s.kind for s in ref_find_pii(text)})),
+        len(ref_find_pii(text)),
+    )

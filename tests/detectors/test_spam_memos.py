@@ -11,7 +11,7 @@ a detector with other settings) are checked one by one.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -40,7 +40,14 @@ class _KeyedWaves(RepeatedMessages):
         self._grams.clear()
         return RepeatedMessages.detect(self, event, state)
 
-    def _wave(self, event: ChatEvent, fp: str, span: timedelta, state: State) -> list[Finding]:
+    def _wave(
+        self,
+        event: ChatEvent,
+        fp: str,
+        span: timedelta,
+        state: State,
+        histories: dict[Hashable, Any] | None = None,
+    ) -> list[Finding]:
         scope = event.table_id or event.tournament_id or event.channel
         key = (scope, "wave", strip_digits(fp))
         player, ts, message_id = event.player_id, event.ts, event.message_id
