@@ -6,7 +6,9 @@ way to an analyst: "directed insult 'idiot' (typed 'id1ot')".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import _lru_cache_wrapper, lru_cache
 
 from detectors.events import ChatEvent
 from detectors.findings import Category, Evidence, Finding, MeasureValue, Severity
@@ -20,6 +22,27 @@ class Reason:
     term: str
     original: str
     tier: str
+
+
+Reading = tuple[list[Reason], Severity | None]
+Verdict = tuple[tuple[Reason, ...], Severity | None]
+
+
+def memoised_per_text(
+    read: Callable[[str], Reading], size: int = 8192
+) -> _lru_cache_wrapper[Verdict]:
+    """`read`, memoised per exact text (bounded LRU), its reasons frozen into a tuple.
+
+    Table chat repeats itself ("gg", "nh"): a hit is one C-level lookup instead of the word
+    checks and the lexicon scan. Frozen so that no caller can change a cached answer.
+    """
+
+    @lru_cache(maxsize=size)
+    def verdict(text: str) -> Verdict:
+        reasons, worst = read(text)
+        return tuple(reasons), worst
+
+    return verdict
 
 
 def describe(reasons: list[Reason]) -> str:

@@ -12,11 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import ClassVar, cast
 
 from detectors.abuse_lexicon import Hit, is_threat_term, scan
-from detectors.chat_reasons import Reason, chat_finding, describe, reason_measures
+from detectors.chat_reasons import (
+    Reason,
+    chat_finding,
+    describe,
+    memoised_per_text,
+    reason_measures,
+)
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import SEVERITY_RANK, Finding, Severity
 from detectors.harassment_gate import possible_patterns
@@ -340,14 +345,6 @@ def harassment_reasons(text: str) -> tuple[list[Reason], Severity | None]:
     return list(reasons), worst
 
 
-# Memoised per text (bounded LRU): table chat repeats itself ("gg", "nh"), and a hit is one
-# C-level lookup instead of the word checks and the lexicon scan.
-@lru_cache(maxsize=8192)
-def _verdict(text: str) -> tuple[tuple[Reason, ...], Severity | None]:
-    reasons, worst = _read(text)
-    return tuple(reasons), worst
-
-
 def _read(text: str) -> tuple[list[Reason], Severity | None]:
     plain = plain_words(text)
     if plain is not None and not scan(text):
@@ -446,6 +443,9 @@ def _insult_or_threat(
 
 
 _SCORES: dict[str, float] = {"low": 0.55, "medium": 0.75, "high": 0.9, "critical": 0.98}
+
+
+_verdict = memoised_per_text(_read)
 
 
 @dataclass(frozen=True, slots=True)

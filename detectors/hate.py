@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import ClassVar, cast
 
 from detectors.abuse_lexicon import scan
-from detectors.chat_reasons import Reason, chat_finding, describe, reason_measures
+from detectors.chat_reasons import (
+    Reason,
+    chat_finding,
+    describe,
+    memoised_per_text,
+    reason_measures,
+)
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import SEVERITY_RANK, Finding, Severity
 from detectors.state import State
@@ -145,14 +150,6 @@ def hate_reasons(text: str) -> tuple[list[Reason], Severity | None]:
     return list(reasons), worst
 
 
-# Memoised per text (bounded LRU): table chat repeats itself ("gg", "nh"), and a hit is one
-# C-level lookup instead of the word checks and the lexicon scan.
-@lru_cache(maxsize=8192)
-def _verdict(text: str) -> tuple[tuple[Reason, ...], Severity | None]:
-    reasons, worst = _read(text)
-    return tuple(reasons), worst
-
-
 def _read(text: str) -> tuple[list[Reason], Severity | None]:
     plain = plain_words(text)
     if plain is not None and not scan(text):
@@ -190,6 +187,9 @@ def _pattern_reasons(
             if worst is None or SEVERITY_RANK[severity] > SEVERITY_RANK[worst]:
                 worst = severity
     return reasons, worst
+
+
+_verdict = memoised_per_text(_read)
 
 
 @dataclass(frozen=True, slots=True)

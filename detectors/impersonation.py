@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import ClassVar
 
-from detectors.chat_reasons import Reason, chat_finding, describe, reason_measures
+from detectors.chat_reasons import (
+    Reason,
+    chat_finding,
+    describe,
+    memoised_per_text,
+    reason_measures,
+)
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import SEVERITY_RANK, Finding, Severity
 from detectors.state import State
@@ -144,13 +150,6 @@ def impersonation_reasons(text: str) -> tuple[list[Reason], Severity | None]:
     return list(reasons), severity
 
 
-@lru_cache(maxsize=4096)
-def _read(text: str) -> tuple[tuple[Reason, ...], Severity | None]:
-    """`impersonation_reasons`, cached per text because table chat repeats itself."""
-    reasons, severity = _reasons(text)
-    return tuple(reasons), severity
-
-
 def _reasons(text: str) -> tuple[list[Reason], Severity | None]:
     # Plain chat (most of it) is judged on its words without building tokens.
     plain = plain_words(text)
@@ -206,6 +205,9 @@ def _judged(stream: str, possible: tuple[bool, bool, bool]) -> tuple[list[Reason
     if claimed:
         return reasons, "medium"
     return [], None  # an account scare alone is what players say about their own accounts
+
+
+_read = memoised_per_text(_reasons, size=4096)
 
 
 def _possible(words: Collection[str]) -> tuple[bool, bool, bool] | None:
