@@ -129,6 +129,8 @@ class Lexicon:
     short_splits: frozenset[tuple[str, str]]
     # The multi-word entries as words: first word -> the words that must follow it.
     phrase_rests: dict[str, tuple[tuple[str, ...], ...]]
+    # Every word of a pair in `short_splits`, either side.
+    split_halves: frozenset[str]
 
     def lookup(self, form: str) -> Entry | None:
         return self.exact.get(form)
@@ -179,7 +181,8 @@ def lexicon() -> Lexicon:
         first, *rest = term.split(" ")
         rests.setdefault(first, []).append(tuple(rest))
     phrase_rests = {word: tuple(found) for word, found in rests.items()}
-    return Lexicon(exact, stretched, ordered, starts, splits, phrase_rests)
+    halves = frozenset(word for pair in splits for word in pair)
+    return Lexicon(exact, stretched, ordered, starts, splits, phrase_rests, halves)
 
 
 # A masked word is read as the mildest word it could be: "s**t" is "shit" before it is "slut".
@@ -261,6 +264,8 @@ def _plainly_clean(lex: Lexicon, words: tuple[str, ...]) -> bool:
     neighbour ("fu ck"). True only when none can apply, so skipping is exact. A phrase's first
     word alone ("hand", "deep", "dog") is common table talk: only the whole phrase counts.
     """
+    if _dead_words.issuperset(words):  # half of plain chat: no word can take part in a hit
+        return True
     if not _inert_words.issuperset(words):  # else no exact entry and no glued stem
         if not lex.exact.keys().isdisjoint(words):
             return False
@@ -293,15 +298,30 @@ _INERT_MAX = 50_000
 _inert_words: set[str] = set()
 
 
+# Inert words that also start no phrase and are neither half of any short split ("ck" is,
+# "gg" is not... see `is_dead_word`): a plain message of them alone is clean with one subset
+# test, and it skips the phrase and pair checks too. Always a subset of `_inert_words`.
+_dead_words: set[str] = set()
+
+
 def is_inert_word(lex: Lexicon, word: str) -> bool:
     return word not in lex.exact and _HAS_GLUED.search(word) is None
+
+
+def is_dead_word(lex: Lexicon, word: str) -> bool:
+    """An inert word that no phrase starts with and no short split has as a half: no pair or
+    phrase check of `_plainly_clean` can fire on a message made of such words."""
+    return is_inert_word(lex, word) and word not in lex.phrases and word not in lex.split_halves
 
 
 def _learn_inert(lex: Lexicon, words: tuple[str, ...]) -> None:
     known = _inert_words
     if len(known) > _INERT_MAX:
         known.clear()
-    known.update(w for w in words if w not in known and is_inert_word(lex, w))
+        _dead_words.clear()
+    new = [w for w in words if w not in known and is_inert_word(lex, w)]
+    known.update(new)
+    _dead_words.update(w for w in new if w not in lex.phrases and w not in lex.split_halves)
 
 
 def _in_order(hits: list[Hit]) -> tuple[Hit, ...]:

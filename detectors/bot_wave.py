@@ -38,7 +38,7 @@ class Wave:
 _Kept = tuple[datetime, "Wave | _Sighting"]
 _FOREVER = datetime.max.replace(tzinfo=UTC)
 # The member key of the `Texts` in a room: a tuple, so never a player id.
-_TEXTS = ("texts",)
+TEXTS = ("texts",)
 
 
 class Texts(dict[str, _Kept]):
@@ -58,9 +58,9 @@ class Texts(dict[str, _Kept]):
 
 def texts_of(members: dict[Hashable, Any]) -> Texts:
     """The `Texts` among a room's members (`(scope, "said")`), made on first use."""
-    texts: Texts | None = members.get(_TEXTS)
+    texts: Texts | None = members.get(TEXTS)
     if texts is None:
-        texts = members[_TEXTS] = Texts()
+        texts = members[TEXTS] = Texts()
     return texts
 
 

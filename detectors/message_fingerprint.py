@@ -33,8 +33,14 @@ def fingerprint(text: str) -> tuple[str, int]:
     The regex runs only on the rare line that has a run to collapse."""
     if text.isascii():  # lowered in the translate, as `text.lower()` would
         kept = text.encode("ascii").translate(ASCII_LOWER, ASCII_NOT_ALNUM)
+        size = len(kept)
+        if size > 2:  # `collapse_runs`, without the call: every line with letters comes here
+            value = _from_bytes(kept)
+            if (value ^ (value >> 8)).to_bytes(size).find(b"\0\0") >= 0:
+                return _RUNS.sub(r"\1\1", kept.decode("ascii")), size
+            return kept.decode("ascii"), size
         if kept:
-            return collapse_runs(kept), len(kept)
+            return kept.decode("ascii"), size
         lowered = text.lower()
     else:
         lowered = text.lower()

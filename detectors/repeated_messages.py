@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
-from detectors.bot_wave import sight, texts_of
+from detectors.bot_wave import TEXTS, Texts, sight, texts_of
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import Evidence, Finding, Severity
 from detectors.message_burst import (
+    KEEP_EXTRA,
     Burst,
     Emission,
     Room,
@@ -74,12 +75,15 @@ class RepeatedMessages:
     wave_min_players: int = 3
     wave_min_chars: int = 20
     _span: timedelta = field(init=False, repr=False, compare=False)
+    _room_ttl: timedelta = field(init=False, repr=False, compare=False)  # `refresh_room`'s
     # text -> `_Print`, and fingerprint -> trigrams: pure functions of their keys.
     _prints: dict[str, _Print] = field(default_factory=dict, init=False, repr=False, compare=False)
     _grams: dict[str, Grams] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_span", span_of(self.window_seconds))
+        span = span_of(self.window_seconds)
+        object.__setattr__(self, "_span", span)
+        object.__setattr__(self, "_room_ttl", span + KEEP_EXTRA)
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent):
@@ -92,9 +96,10 @@ class RepeatedMessages:
         if fp is None:
             return []
         span = self._span
-        findings, histories = self._player_repeats(event, fp, span, state)
+        now = state.now  # a property: read once for both halves
+        findings, histories = self._player_repeats(event, fp, span, state, now)
         if wave:
-            findings.extend(self._wave(event, fp, span, state, histories))
+            findings.extend(self._wave(event, fp, span, state, histories, now))
         return findings
 
     def _print(self, text: str) -> _Print:
@@ -111,16 +116,20 @@ class RepeatedMessages:
         return found
 
     def _player_repeats(
-        self, event: ChatEvent, fp: str, span: timedelta, state: State
+        self, event: ChatEvent, fp: str, span: timedelta, state: State, now: datetime
     ) -> tuple[list[Finding], dict[Hashable, Any]]:
         """The repeat flags, and the room of the event's routing key (which, for table chat,
         also holds the table's texts for `_wave`)."""
         player = event.player_id
         route = event.table_id or player  # `routing_key`, without the call
-        now = state.now
         key = (route, "said")
         kept: Room | None = state.get(key)
-        if kept is not None and now <= kept.refresh_by:  # `room`'s usual case, without the call
+        if kept is None:  # `refresh_room` of a new room, without the call or the sweep
+            kept = Room()
+            kept.refresh_by = now + KEEP_EXTRA
+            state.put(key, kept, self._room_ttl)
+            histories = kept.members
+        elif now <= kept.refresh_by:  # `room`'s usual case, without the call
             histories = kept.members
         else:
             histories = refresh_room(state, key, kept, span, now)
@@ -226,17 +235,25 @@ class RepeatedMessages:
         span: timedelta,
         state: State,
         histories: dict[Hashable, Any] | None = None,
+        now: datetime | None = None,
     ) -> list[Finding]:
         """`histories`, the routing key's room, is the scope's too for table chat (both are
-        the table): the texts live there, one lookup for both."""
+        the table): the texts live there, one lookup for both. `now` is `state.now`, if the
+        caller has read it."""
         table = event.table_id
         scope = table or event.tournament_id or event.channel
-        now = state.now
-        kept = histories if table and histories is not None else None
-        texts = texts_of(kept if kept is not None else room(state, (scope, "said"), span, now))
+        if now is None:
+            now = state.now
+        if table and histories is not None:
+            texts: Texts | None = histories.get(TEXTS)  # `texts_of`, without the call
+            if texts is None:
+                texts = histories[TEXTS] = Texts()
+        else:
+            texts = texts_of(room(state, (scope, "said"), span, now))
         player, ts, message_id = event.player_id, event.ts, event.message_id
         sender = (player, ts, message_id)
-        wave = sight(texts, now, strip_digits(fp), sender, span, self.wave_min_players)
+        line = fp if fp.isalpha() else strip_digits(fp)  # its usual case, without the call
+        wave = sight(texts, now, line, sender, span, self.wave_min_players)
         if wave is None:
             return []
         players = len(wave.messages)

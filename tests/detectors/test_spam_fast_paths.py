@@ -174,6 +174,16 @@ def test_fingerprint_matches_its_definition(corpus: list[str]) -> None:
     assert wrong == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["", "!", "a", "A!", "ab", "a b", "aaa", "AaA", "aab", "a-a-a", "x1", "111", "zzzz!", "ab ab"],
+)
+def test_fingerprint_of_short_ascii_lines_matches_its_definition(text: str) -> None:
+    """The ASCII path collapses runs inline for three characters and more, and decodes
+    shorter lines as they are: the edges of that split, and lines with nothing kept."""
+    assert fingerprint(text) == reference_fingerprint(text)
+
+
 def test_strip_digits_matches_its_definition(corpus: list[str]) -> None:
     fps = [reference_fingerprint(t)[0] for t in corpus]
     wrong = [fp for fp in fps if strip_digits(fp) != _DIGITS.sub("", fp)]

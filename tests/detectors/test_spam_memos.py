@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Iterator, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -47,6 +47,7 @@ class _KeyedWaves(RepeatedMessages):
         span: timedelta,
         state: State,
         histories: dict[Hashable, Any] | None = None,
+        now: datetime | None = None,
     ) -> list[Finding]:
         scope = event.table_id or event.tournament_id or event.channel
         key = (scope, "wave", strip_digits(fp))

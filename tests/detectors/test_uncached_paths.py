@@ -244,3 +244,22 @@ def test_word_memos_answer_as_the_checks_they_skip() -> None:
     assert {"gg", "hand", "ck"} <= abuse_lexicon._inert_words  # "hand" needs "job" to hit
     assert "fuck" not in abuse_lexicon._inert_words
     assert "shitshow" not in abuse_lexicon._inert_words
+
+
+def test_dead_words_take_no_part_in_any_hit() -> None:
+    """A dead word answers `_plainly_clean` alone: it must start no phrase ("hand", "son"),
+    be no half of a short split ("fu", "ck", "gg"), and hold no entry or glued stem."""
+    lex = abuse_lexicon.lexicon()
+    for word in ("nh", "sick", "job", "of", "ab"):
+        assert abuse_lexicon.is_dead_word(lex, word), word
+    for word in ("fu", "ck", "gg", "hand", "son", "deep", "fuck", "shitshow", "ba"):
+        assert not abuse_lexicon.is_dead_word(lex, word), word
+    words = ("nh", "sick", "fu", "ck", "hand", "job", "son", "of", "a", "bitch", "shitshow")
+    for pair in itertools.product(words, repeat=3):
+        abuse_lexicon._plainly_clean(lex, pair)
+    assert {"nh", "sick", "job", "of"} <= abuse_lexicon._dead_words
+    for dead in abuse_lexicon._dead_words:
+        assert abuse_lexicon.is_dead_word(lex, dead), dead
+    # served from the dead set or not, the answer is the full check's
+    for pair in itertools.product(words, repeat=3):
+        assert abuse_lexicon._plainly_clean(lex, pair) is _round2_plainly_clean(pair), pair
