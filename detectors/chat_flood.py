@@ -14,12 +14,10 @@ from typing import ClassVar
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import Evidence, Finding
 from detectors.message_burst import (
-    KEEP_EXTRA,
     Burst,
     Emission,
-    Room,
     Window,
-    refresh_room,
+    room,
     severity_for,
     span_of,
 )
@@ -43,15 +41,12 @@ class ChatFlood:
 
     # The window as a timedelta, made once (`span_of` is a call per message).
     _span: timedelta = field(init=False, repr=False, compare=False)
-    # What a new room is put for (`refresh_room`'s TTL), and whether the window has any length
-    # (`Window.add`'s test): made once, not per message.
-    _room_ttl: timedelta = field(init=False, repr=False, compare=False)
+    # Whether the window has any length (`Window.add`'s test): made once, not per message.
     _opens: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         span = span_of(self.window_seconds)
         object.__setattr__(self, "_span", span)
-        object.__setattr__(self, "_room_ttl", span + KEEP_EXTRA)
         object.__setattr__(self, "_opens", span > _NO_TIME)
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
@@ -64,16 +59,7 @@ class ChatFlood:
         # The table's windows share one state entry (`room`): most messages find their
         # window empty, and a fresh key's heap push and sweep were most of this detector's cost.
         key = (route, "flood")
-        kept: Room | None = state.get(key)
-        if kept is None:  # `refresh_room` of a new room, without the call or the sweep
-            kept = Room()
-            kept.refresh_by = now + KEEP_EXTRA
-            state.put(key, kept, self._room_ttl)
-            windows = kept.members
-        elif now <= kept.refresh_by:  # `room`'s usual case, without the call
-            windows = kept.members
-        else:
-            windows = refresh_room(state, key, kept, span, now)
+        windows = room(state, key, span, now)
         member = (player, channel)
         window: Window | None = windows.get(member)
         if window is None:

@@ -18,11 +18,8 @@ from detectors.bot_wave import TEXTS, Texts, sight, texts_of
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import Evidence, Finding, Severity
 from detectors.message_burst import (
-    KEEP_EXTRA,
     Burst,
     Emission,
-    Room,
-    refresh_room,
     room,
     severity_for,
     span_of,
@@ -75,7 +72,6 @@ class RepeatedMessages:
     wave_min_players: int = 3
     wave_min_chars: int = 20
     _span: timedelta = field(init=False, repr=False, compare=False)
-    _room_ttl: timedelta = field(init=False, repr=False, compare=False)  # `refresh_room`'s
     # text -> `_Print`, and fingerprint -> trigrams: pure functions of their keys.
     _prints: dict[str, _Print] = field(default_factory=dict, init=False, repr=False, compare=False)
     _grams: dict[str, Grams] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -83,7 +79,6 @@ class RepeatedMessages:
     def __post_init__(self) -> None:
         span = span_of(self.window_seconds)
         object.__setattr__(self, "_span", span)
-        object.__setattr__(self, "_room_ttl", span + KEEP_EXTRA)
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent):
@@ -123,16 +118,7 @@ class RepeatedMessages:
         player = event.player_id
         route = event.table_id or player  # `routing_key`, without the call
         key = (route, "said")
-        kept: Room | None = state.get(key)
-        if kept is None:  # `refresh_room` of a new room, without the call or the sweep
-            kept = Room()
-            kept.refresh_by = now + KEEP_EXTRA
-            state.put(key, kept, self._room_ttl)
-            histories = kept.members
-        elif now <= kept.refresh_by:  # `room`'s usual case, without the call
-            histories = kept.members
-        else:
-            histories = refresh_room(state, key, kept, span, now)
+        histories = room(state, key, span, now)
         said: _History | None = histories.get(player)
         if said is None:
             said = histories[player] = _History()
