@@ -16,7 +16,14 @@ from typing import Any
 
 import pytest
 
-from detectors import abuse_lexicon, harassment, hate, impersonation, text_normalise
+from detectors import (
+    abuse_lexicon,
+    harassment,
+    harassment_patterns,
+    hate,
+    impersonation,
+    text_normalise,
+)
 from detectors.harassment_gate import NEEDS, possible_patterns
 from detectors.text_normalise import plain_words
 from tests.detectors.test_chat_memos import _old_plain_words, _round2_plainly_clean
@@ -170,7 +177,8 @@ def _streams_matching(pattern: re.Pattern[str], rng: random.Random, count: int) 
 
 
 def _all_patterns() -> list[re.Pattern[str]]:
-    return [p for p, *_ in harassment._PATTERNS] + [p for p, _ in harassment._SELF_PATTERNS]
+    patterns = harassment_patterns
+    return [p for p, *_ in patterns.PATTERNS] + [p for p, _ in patterns.SELF_PATTERNS]
 
 
 def test_the_gate_lists_one_word_need_per_pattern() -> None:
