@@ -123,6 +123,14 @@ def raw_consume(settings: KafkaSettings, count: int) -> Rate:
     return Rate(count / seconds, cpu / count * 1e6, cpu / seconds)
 
 
+def median_rate(samples: list[Rate]) -> Rate:
+    """The sample with the median events/s (the middle one of an odd count): a baseline that
+    one lucky or unlucky sample cannot move."""
+    if not samples:
+        raise ValueError("no samples")
+    return sorted(samples, key=lambda r: r.events_per_second)[(len(samples) - 1) // 2]
+
+
 def start_worker(settings: KafkaSettings, workdir: Path, port: int, *args: str) -> Any:
     env = {**os.environ, "RAILBIRD_DATABASE_URL": f"sqlite:///{workdir / 'store.db'}"}
     env.update({f"RAILBIRD_KAFKA_{k.upper()}": str(v) for k, v in settings.model_dump().items()})

@@ -1,14 +1,22 @@
-"""`railbird` command line: parses arguments and hands off to one command module each."""
+"""`railbird` command line: parses arguments and hands off to one command module each.
+
+Handlers are named ("module:function") and imported only once their command is chosen. Why:
+the Kafka worker's helper processes are spawned, and a spawned child re-imports the `railbird`
+script, so everything this module imports, every child pays again at start: importing the
+commands eagerly (detectors, SQLAlchemy, pydantic models) cost each store process ~0.7 s of
+CPU, while the worker it serves was already consuming.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from railbird import commands, train_command
+from railbird import train_command
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -25,7 +33,7 @@ def _parser() -> argparse.ArgumentParser:
     scan.add_argument(
         "--store", action="store_true", help="also store events, flags and actions in the database"
     )
-    scan.set_defaults(handler=commands.scan)
+    scan.set_defaults(handler="railbird.commands:scan")
 
     sim = sub.add_parser("simulate", help="generate realistic traffic with injected violations")
     sim.add_argument("--seed", type=int, default=1)
@@ -46,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--bounty-teams", type=int, help="bounty-collusion teams per tournament")
     sim.add_argument("--out", type=Path, required=True, help="events JSON Lines")
     sim.add_argument("--truth", type=Path, required=True, help="truth JSON Lines")
-    sim.set_defaults(handler=commands.simulate)
+    sim.set_defaults(handler="railbird.commands:simulate")
 
     phh = sub.add_parser("import-phh", help="turn PHH hand histories into contract hand events")
     phh.add_argument("files", type=Path, nargs="+", help=".phh / .phhs files")
@@ -54,21 +62,18 @@ def _parser() -> argparse.ArgumentParser:
     phh.add_argument(
         "--with-table-events", action="store_true", help="also emit hand_start/hand_end"
     )
-    phh.set_defaults(handler=commands.import_phh)
+    phh.set_defaults(handler="railbird.commands:import_phh")
 
     train = sub.add_parser("train", help="train the ML chat scorer (weights as plain arrays)")
     train_command.add_arguments(train)
-    train.set_defaults(handler=train_command.run_train)
+    train.set_defaults(handler="railbird.train_command:run_train")
 
     demo = sub.add_parser("demo", help="live simulated traffic -> pipeline -> SQLite -> API")
     demo.add_argument("--port", type=int, default=8000)
     demo.add_argument("--speed", type=float, default=1.0, help="simulated seconds per second")
     demo.add_argument("--seed", type=int, default=7)
     demo.add_argument("--database", type=Path, default=Path("var/demo.db"))
-    demo.set_defaults(handler=commands.demo)
-
-    from railbird.produce_command import run_produce
-    from railbird.run_command import run_worker
+    demo.set_defaults(handler="railbird.commands:demo")
 
     run = sub.add_parser("run", help="Kafka worker: consume the input topics through the pipeline")
     run.add_argument("--metrics-port", type=int, help="serve Prometheus /metrics on this port")
@@ -81,12 +86,12 @@ def _parser() -> argparse.ArgumentParser:
         choices=("all", "tables", "site"),
         help="which stages to run (default: RAILBIRD_KAFKA_STAGE, else all)",
     )
-    run.set_defaults(handler=run_worker)
+    run.set_defaults(handler="railbird.run_command:run_worker")
 
     produce = sub.add_parser("produce", help="replay a file of events into the Kafka topics")
     produce.add_argument("events", type=Path, help="JSON Lines file of events ('-': stdin)")
     produce.add_argument("--rate", type=float, help="records per second (default: full speed)")
-    produce.set_defaults(handler=run_produce)
+    produce.set_defaults(handler="railbird.produce_command:run_produce")
     return parser
 
 
@@ -97,4 +102,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-    return int(args.handler(args))
+    return int(_handler(args.handler)(args))
+
+
+def _handler(name: str) -> Callable[[argparse.Namespace], int]:
+    module, _, function = name.partition(":")
+    found: Callable[[argparse.Namespace], int] = getattr(importlib.import_module(module), function)
+    return found
