@@ -37,7 +37,7 @@ from detectors.collusion_chat import (
     remember_chat_tournament,
     remember_tournament,
 )
-from detectors.events import AnyEvent, ChatEvent, HandEvent
+from detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
 from detectors.findings import Evidence, Finding, Severity
 from detectors.hand_features import hand_features
 from detectors.name_directory import named_player, see_name
@@ -76,6 +76,12 @@ class BountyCollusion:
             if event.kind != "text" or not is_bounty_plan(event.text):
                 return []
             return self._plan(event, state)
+        return self._on_play(event, state)
+
+    def _on_play(self, event: HandEvent | TableEvent, state: State) -> list[Finding]:
+        # Apart from `detect`: its comprehensions close over the event and the state, and a
+        # closure's cells are made on every call of the function that holds them (every chat
+        # message, if that were `detect`).
         remember_tournament(event, state)
         if not isinstance(event, HandEvent) or event.tournament_id is None:
             return []

@@ -98,14 +98,18 @@ def name_keys(screen_name: str | None, player_id: str) -> set[str]:
 
 @lru_cache(maxsize=8192)
 def known_name_keys(screen_name: str | None, player_id: str) -> tuple[str, ...]:
-    """`name_keys`, memoised (a player's name comes with each of their messages), sorted."""
+    """`name_keys`, memoised (a player's name comes with each of their messages), sorted.
+
+    Every new sender of the site pays this once (the name directory's per-sender cost)."""
     keys: set[str] = set()
     for raw in (screen_name or "", player_id):
-        folded = fold_text(raw)
-        joined = "".join(_WORD.findall(folded))
+        words = _WORD.findall(fold_text(raw))  # once: the joined key and the words share it
+        joined = "".join(words)
         if len(joined) >= 3:
             keys.add(joined)
-        keys.update(w for w in _WORD.findall(folded) if len(w) >= 3 and not w.isdigit())
+        for word in words:
+            if len(word) >= 3 and not word.isdigit():
+                keys.add(word)
     return tuple(sorted(keys))
 
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from detectors.events import AnyEvent, ChatEvent, TableEvent
+from detectors.findings import Finding
 from detectors.in_hand_influence import InHandInfluence
+from detectors.state import State
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,3 +23,15 @@ class PrivateInHandInfluence(InHandInfluence):
     name: ClassVar[str] = "in_hand_private"
     scope: ClassVar[str] = "site"  # the recipient's hand may be at any table
     channels: ClassVar[frozenset[str]] = frozenset({"private"})
+
+    def detect(self, event: AnyEvent, state: State) -> list[Finding]:
+        # The parent's dispatch, with its channel test moved up: the site stage sees every
+        # message and nine in ten are not private, so they return before any further call.
+        if isinstance(event, ChatEvent):
+            if event.channel != "private":
+                return []
+            return self._on_chat(event, state)
+        if isinstance(event, TableEvent):
+            self._on_table(event, state)
+            return []
+        return self._on_hand(event, state)

@@ -28,15 +28,19 @@ Processor = Callable[[Any], Any] | None
 
 
 @dataclass(frozen=True, slots=True)
-class _Compiled:
+class CompiledUpsert:
     sql: str
     names: tuple[str, ...]  # row keys, in bind order
     processors: tuple[Processor, ...]
     none_values: tuple[Any, ...]  # what each processor makes of None (JSON columns: 'null')
     positional: bool
+    # Columns whose processor writes an aware datetime as `isoformat(" ", "microseconds")[:26]`.
+    iso_datetimes: frozenset[int] = frozenset()
 
 
-_CACHE: dict[tuple[str, int, tuple[str, ...], tuple[str, ...], tuple[str, ...]], _Compiled] = {}
+_CACHE: dict[
+    tuple[str, int, tuple[str, ...], tuple[str, ...], tuple[str, ...]], CompiledUpsert
+] = {}
 
 
 def _statement(
@@ -58,7 +62,7 @@ def _compile(
     columns: tuple[str, ...],
     keys: Sequence[str],
     update: Sequence[str],
-) -> _Compiled | None:
+) -> CompiledUpsert | None:
     compiled = _statement(dialect.name, table, keys, update).compile(
         dialect=dialect, column_keys=list(columns)
     )
@@ -66,18 +70,23 @@ def _compile(
     if set(names) != set(columns) or len(names) != len(columns):
         return None  # defaults or expressions bound: leave it to SQLAlchemy
     processors: list[Processor] = []
-    for name in names:
+    iso_datetimes: set[int] = set()
+    for i, name in enumerate(names):
         impl = compiled.binds[name].type.dialect_impl(dialect)
         processor: Processor = impl.bind_processor(dialect)
         if isinstance(impl, SQLITE_DATETIME) and processor is not None:
-            processor = _fast_sqlite_datetime(impl, processor)
+            fast = _fast_sqlite_datetime(impl, processor)
+            if fast is not processor:
+                iso_datetimes.add(i)
+            processor = fast
         processors.append(processor)
-    return _Compiled(
+    return CompiledUpsert(
         sql=compiled.string,
         names=names,
         processors=tuple(processors),
         none_values=tuple(None if p is None else p(None) for p in processors),
         positional=compiled.positional,
+        iso_datetimes=frozenset(iso_datetimes),
     )
 
 
@@ -101,6 +110,24 @@ def _fast_sqlite_datetime(impl: SQLITE_DATETIME, slow: Callable[[Any], Any]) -> 
     return process
 
 
+def compiled_upsert(
+    dialect: Dialect,
+    table: Table,
+    columns: tuple[str, ...],
+    keys: Sequence[str],
+    update: Sequence[str] = (),
+) -> CompiledUpsert | None:
+    """The upsert of `columns` compiled for `dialect` (cached), or None where SQLAlchemy must
+    bind the rows itself."""
+    cache_key = (dialect.name, id(table), columns, tuple(keys), tuple(update))
+    compiled = _CACHE.get(cache_key)
+    if compiled is None:
+        compiled = _compile(dialect, table, columns, keys, update)
+        if compiled is not None:
+            _CACHE[cache_key] = compiled
+    return compiled
+
+
 def bulk_upsert(
     conn: Connection,
     table: Table,
@@ -111,16 +138,15 @@ def bulk_upsert(
     """Same effect as `upsert`; every row must have the same keys (the writer's row builders do)."""
     if not rows:
         return
-    dialect = conn.dialect
-    columns = tuple(rows[0])
-    cache_key = (dialect.name, id(table), columns, tuple(keys), tuple(update))
-    compiled = _CACHE.get(cache_key)
+    compiled = compiled_upsert(conn.dialect, table, tuple(rows[0]), keys, update)
     if compiled is None:
-        found = _compile(dialect, table, columns, keys, update)
-        if found is None:
-            upsert(conn, table, rows, keys, update)
-            return
-        compiled = _CACHE[cache_key] = found
+        upsert(conn, table, rows, keys, update)
+        return
+    conn.exec_driver_sql(compiled.sql, driver_params(compiled, rows))
+
+
+def driver_params(compiled: CompiledUpsert, rows: Sequence[dict[str, Any]]) -> list[Any]:
+    """`rows` as the driver's executemany parameters, through `compiled`'s bind processors."""
     names = compiled.names
     # Most columns (strings, numbers) have no processor; only the others are touched per row.
     processed = [
@@ -139,4 +165,4 @@ def bulk_upsert(
         params.append(
             tuple(values) if compiled.positional else dict(zip(names, values, strict=True))
         )
-    conn.exec_driver_sql(compiled.sql, params)
+    return params

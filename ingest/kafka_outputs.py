@@ -7,6 +7,7 @@ before the offsets they derive from are committed (`kafka_commits`).
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -14,22 +15,42 @@ from ingest.decode import Rejected
 from ingest.kafka_codec import action_record, dlq_headers, flag_record
 from ingest.kafka_merge import Pending
 from ingest.kafka_settings import KafkaSettings
+from ingest.output_partitions import KeyPartitions
 from ingest.store_process import StoreProcess
 from rules.actions import Action
 from rules.flags import Flag
 
 log = logging.getLogger(__name__)
 
+# One key -> partition table per producer (see `output_partitions`).
+_partitions: weakref.WeakKeyDictionary[Any, KeyPartitions] = weakref.WeakKeyDictionary()
+
 
 def send_outputs(
     settings: KafkaSettings, producer: Any, flags: Iterable[Flag], actions: Iterable[Action]
 ) -> None:
+    partitions = _key_partitions(producer)
+    send = producer.send
+    topic = settings.flags_topic
+    choose = partitions.chooser(topic)
     for flag in flags:
         key, value = flag_record(flag)
-        producer.send(settings.flags_topic, key=key, value=value)
+        send(topic, key=key, value=value, partition=choose(key))
+    topic = settings.actions_topic
+    choose = partitions.chooser(topic)
     for action in actions:
         key, value = action_record(action)
-        producer.send(settings.actions_topic, key=key, value=value)
+        send(topic, key=key, value=value, partition=choose(key))
+
+
+def _key_partitions(producer: Any) -> KeyPartitions:
+    try:
+        partitions = _partitions.get(producer)
+        if partitions is None:
+            partitions = _partitions[producer] = KeyPartitions(producer)
+    except TypeError:  # a producer that takes no weak reference: no table kept
+        return KeyPartitions(producer)
+    return partitions
 
 
 def send_dead_letter(

@@ -28,7 +28,7 @@ from typing import Any
 
 from detectors.events import AnyEvent
 from ingest.decode import decode_value
-from ingest.store_writer import StoreWriter, chat_row_from_json
+from ingest.store_writer import StoreWriter
 from rules.actions import Action
 from rules.flags import Flag
 from store.database import make_engine
@@ -212,7 +212,7 @@ def _events_in(request: _Request) -> int:
 
 def _write(writer: StoreWriter, requests: list[tuple[Any, ...]]) -> None:
     events: list[AnyEvent] = []
-    chat_rows: list[dict[str, Any]] = []
+    chat_records: list[bytes] = []
     flags: list[Flag] = []
     actions: list[Action] = []
     for _ticket, kind, *body in requests:
@@ -220,12 +220,12 @@ def _write(writer: StoreWriter, requests: list[tuple[Any, ...]]) -> None:
             raw_events, batch_flags, batch_actions = body
             for event_type, raw in raw_events:
                 if event_type == "chat":  # most of the traffic: straight to a row
-                    chat_rows.append(chat_row_from_json(raw))
+                    chat_records.append(raw)
                 else:
                     events.append(decode_value(raw, event_type))
             flags.extend(batch_flags)
             actions.extend(batch_actions)
         else:
             writer.write_dead_letter(*body)
-    if events or chat_rows or flags or actions:
-        writer.write(events, flags, actions, chat_rows)
+    if events or chat_records or flags or actions:
+        writer.write(events, flags, actions, chat_records)

@@ -20,8 +20,26 @@ def flag_id_for(finding: Finding) -> str:
     return f"f-{digest}"
 
 
+_CONTRACT_TS = "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ"
+
+
 def format_ts(ts: datetime) -> str:
-    """RFC 3339 UTC with milliseconds and a Z, as the contract writes times."""
+    """RFC 3339 UTC with milliseconds and a Z, as the contract writes times.
+
+    Written with `%` rather than `strftime` (half the cost; every flag and action sent to
+    Kafka writes one or two). `strftime` stays for what it writes differently: years before
+    1000 (unpadded, "999-...") and datetime subclasses, which may format themselves.
+    """
+    if type(ts) is datetime and ts.year >= 1000:
+        return _CONTRACT_TS % (
+            ts.year,
+            ts.month,
+            ts.day,
+            ts.hour,
+            ts.minute,
+            ts.second,
+            ts.microsecond // 1000,
+        )
     return ts.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ts.microsecond // 1000:03d}Z"
 
 

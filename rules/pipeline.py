@@ -57,7 +57,10 @@ class Pipeline:
         self.clock = EventClock()
         self.states: dict[str, TtlState] = {d.name: TtlState(self.clock) for d in detectors}
         self._emitted = TtlState()
-        self.metrics = PipelineMetrics()
+        self._metrics = PipelineMetrics()
+        # Events seen per type, in a plain dict: a `Counter` increment costs twice as much
+        # (dict subclass), once per event. `metrics` copies it into `events` when read.
+        self._seen: dict[str, int] = dict.fromkeys(EVENT_TYPES, 0)
         # Per event type, the detectors that read it, each beside its state: the loop below is
         # the hot path, and a chat message need not visit the hand-only detectors.
         # Bound methods are looked up once here rather than twice per detector per event.
@@ -70,31 +73,46 @@ class Pipeline:
             for kind in EVENT_TYPES
         }
 
+    @property
+    def metrics(self) -> PipelineMetrics:
+        events = self._metrics.events
+        for kind, seen in self._seen.items():
+            if seen:
+                events[kind] = seen
+        return self._metrics
+
     def process(self, event: AnyEvent) -> Outcome:
+        kind = event.type
+        runs = self._runs[kind]
+        self._seen[kind] += 1
         now = event.time
-        self.metrics.events[event.type] += 1
-        flags: list[Flag] = []
-        if now > self.clock.now:
-            self.clock.now = now
-        for detect, state, name in self._runs[event.type]:
+        clock = self.clock
+        if now > clock.now:
+            clock.now = now
+        flags: list[Flag] | None = None
+        for detect, state, name in runs:
             try:
                 findings = detect(event, state)
             except Exception:
-                self.metrics.detector_errors[name] += 1
+                self._metrics.detector_errors[name] += 1
                 log.exception("detector %s failed on event %s", name, event.event_id)
                 continue
-            for finding in findings:
-                flag = Flag.from_finding(finding)
-                if self._is_new_or_worse(flag):
-                    flags.append(flag)
-        if not flags:
+            if findings:  # nearly always empty: the test is cheaper than iterating
+                for finding in findings:
+                    flag = Flag.from_finding(finding)
+                    if self._is_new_or_worse(flag):
+                        if flags is None:
+                            flags = []
+                        flags.append(flag)
+        if flags is None:
             return _NOTHING
+        metrics = self._metrics
         actions: list[Action] = []
         for flag in flags:
-            self.metrics.flags[flag.category] += 1
+            metrics.flags[flag.category] += 1
             decided = self.rulebook.decide(flag)
             for action in decided:
-                self.metrics.actions[action.kind] += 1
+                metrics.actions[action.kind] += 1
             actions.extend(decided)
             log.info(
                 "flag %s %s %s -> %s",
