@@ -11,15 +11,13 @@ from sqlalchemy import Connection, Engine
 
 from detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
 from ingest.bulk_upsert import bulk_upsert, driver_params
-from ingest.chat_rows import CHAT_KEYS, chat_params_builder, chat_row
-from ingest.chat_rows import chat_row_from_json as chat_row_from_json
+from ingest.chat_rows import CHAT_KEYS, chat_params_builder, chat_row, chat_row_from_json
 from ingest.upsert import upsert
 from rules.actions import Action
 from rules.flags import Flag
 from store import schema
 
 FLAG_UPDATABLE = ("severity", "score", "explanation", "evidence", "ts")
-_chat_row = chat_row  # the name the store's tests know it by
 
 
 def _table_row(e: TableEvent) -> dict[str, Any]:
@@ -110,7 +108,7 @@ class StoreWriter:
     ) -> None:
         """Store it all in one transaction; `chat_records` are raw chat events already validated
         (the store process's), stored before the chat in `events`."""
-        chats = [_chat_row(e) for e in events if isinstance(e, ChatEvent)]
+        chats = [chat_row(e) for e in events if isinstance(e, ChatEvent)]
         tables = [_table_row(e) for e in events if isinstance(e, TableEvent)]
         hand_events = [e for e in events if isinstance(e, HandEvent)]
         with self.engine.begin() as conn:

@@ -12,7 +12,8 @@ from sqlalchemy import Engine, Table
 
 from detectors.findings import Evidence, Finding, Severity
 from ingest.bulk_upsert import _compile, bulk_upsert
-from ingest.store_writer import FLAG_UPDATABLE, _chat_row, _table_row, action_row, flag_row
+from ingest.chat_rows import chat_row
+from ingest.store_writer import FLAG_UPDATABLE, _table_row, action_row, flag_row
 from ingest.upsert import upsert
 from rules.actions import Action
 from rules.flags import Flag
@@ -39,9 +40,9 @@ def _flag(severity: Severity, score: float) -> Flag:
 
 def _batches() -> list[tuple[Table, list[dict[str, Any]], list[str], tuple[str, ...]]]:
     chats = [
-        _chat_row(chat("gg wp", message_id="m-1")),
-        _chat_row(chat("call me on +44 7700 900123", message_id="m-2", table=None)),
-        _chat_row(chat(":)", kind="emoji", message_id="m-3", recipient="p-9", channel="private")),
+        chat_row(chat("gg wp", message_id="m-1")),
+        chat_row(chat("call me on +44 7700 900123", message_id="m-2", table=None)),
+        chat_row(chat(":)", kind="emoji", message_id="m-3", recipient="p-9", channel="private")),
     ]
     tables = [
         _table_row(table("join", player="p-1", seat=3, event_id="e-1")),

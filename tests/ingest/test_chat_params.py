@@ -1,6 +1,6 @@
 """The store process's raw-record chat insert stores exactly what the reference path stores.
 
-Reference: `ingest.upsert.upsert` of `_chat_row(parse_event(raw))` (pydantic, SQLAlchemy's own
+Reference: `ingest.upsert.upsert` of `chat_row(parse_event(raw))` (pydantic, SQLAlchemy's own
 binding). New: `StoreWriter.write(chat_records=...)`, which builds the SQLite driver tuples
 straight from the JSON. Compared: every column of every row, its SQLite storage class, and its
 rowid (the insertion order investigators see without an ORDER BY).
@@ -22,8 +22,8 @@ from sqlalchemy.dialects import sqlite
 from bench.kafka_runs import chat_messages, with_distinct_texts
 from detectors.events import ChatEvent, parse_event
 from ingest.bulk_upsert import driver_params
-from ingest.chat_rows import chat_params_builder, chat_row_from_json
-from ingest.store_writer import StoreWriter, _chat_row
+from ingest.chat_rows import chat_params_builder, chat_row, chat_row_from_json
+from ingest.store_writer import StoreWriter
 from ingest.upsert import upsert
 from sim.config import SimConfig
 from sim.run import simulate
@@ -145,7 +145,7 @@ def _write_reference(engine: Engine, records: Sequence[bytes]) -> None:
     for raw in records:
         event = parse_event(raw)
         assert isinstance(event, ChatEvent)
-        rows.append(_chat_row(event))
+        rows.append(chat_row(event))
     with engine.begin() as conn:
         upsert(conn, schema.chat_messages, rows, ["message_id"])
 
@@ -183,7 +183,7 @@ def sqlite_params() -> Any:
 def _reference_params(compiled: Any, raw: bytes) -> tuple[Any, ...]:
     event = parse_event(raw)
     assert isinstance(event, ChatEvent)
-    return tuple(driver_params(compiled, [_chat_row(event)])[0])
+    return tuple(driver_params(compiled, [chat_row(event)])[0])
 
 
 def _typed(values: Sequence[Any]) -> list[tuple[type, Any]]:
@@ -233,7 +233,7 @@ def test_event_chat_is_stored_after_the_records_in_one_insert(tmp_path: Path) ->
     reference, fast = tmp_path / "reference.db", tmp_path / "fast.db"
     engines = _engine(reference), _engine(fast)
     with engines[0].begin() as conn:
-        rows = [chat_row_from_json(r) for r in records] + [_chat_row(late), _chat_row(dup)]
+        rows = [chat_row_from_json(r) for r in records] + [chat_row(late), chat_row(dup)]
         upsert(conn, schema.chat_messages, rows, ["message_id"])
     StoreWriter(engines[1]).write([late, dup], chat_records=records)
     for engine in engines:

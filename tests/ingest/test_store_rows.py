@@ -8,7 +8,7 @@ import orjson
 import pytest
 
 from detectors.events import ChatEvent, parse_event
-from ingest.store_writer import _chat_row, chat_row_from_json
+from ingest.chat_rows import chat_row, chat_row_from_json
 from sim.config import SimConfig
 from sim.run import simulate
 
@@ -26,7 +26,7 @@ BASE: dict[str, Any] = {
 def _via_pydantic(raw: bytes) -> dict[str, Any]:
     event = parse_event(raw)
     assert isinstance(event, ChatEvent)
-    return _chat_row(event)
+    return chat_row(event)
 
 
 @pytest.mark.parametrize(
