@@ -6,47 +6,24 @@ one. The outputs' keys are player ids that recur (a player's flags and actions),
 is computed with the same arithmetic once per (key, partition layout) and kept in a bounded
 table; the producer gets it as an explicit `partition=`. Records land exactly where the
 producer's own partitioner would put them (tests/ingest/test_output_partitions.py checks that
-against `DefaultPartitioner`). Where that cannot be promised (no metadata for the topic yet,
-or a partitioner other than kafka-python's keyed-hash ones), the choice stays the producer's.
+against `DefaultPartitioner`). Only public kafka-python names are used: the producer's
+`partitions_for` and `config`, and `kafka.partitioner.murmur2`. Where the choice cannot be
+promised (a partitioner other than kafka-python's keyed-hash ones, or a topic the producer knows
+no partitions of), it stays the producer's.
 """
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Callable
 from typing import Any
 
-from kafka.partitioner import DefaultPartitioner, StickyPartitioner
+from kafka.partitioner import DefaultPartitioner, StickyPartitioner, murmur2
 
-_M = 0x5BD1E995
-_MASK = 0xFFFFFFFF
-_WORDS = struct.Struct("<I")
 # Partitioners whose keyed records go to murmur2(key) over the sorted partition ids.
 _KEY_HASHING = (DefaultPartitioner, StickyPartitioner)
 MAX_KEYS = 1 << 16
 
 Choose = Callable[[bytes | None], int | None]
-
-
-def murmur2(data: bytes) -> int:
-    """Kafka's murmur2 (the Java client's `Utils.murmur2`), as kafka-python computes it."""
-    length = len(data)
-    h = 0x9747B28C ^ length
-    whole = length & ~3
-    for (k,) in _WORDS.iter_unpack(data[:whole]):
-        k = (k * _M) & _MASK
-        k ^= k >> 24
-        h = ((h * _M) & _MASK) ^ ((k * _M) & _MASK)
-    extra = length & 3
-    if extra:
-        if extra == 3:
-            h ^= data[whole + 2] << 16
-        if extra >= 2:
-            h ^= data[whole + 1] << 8
-        h = ((h ^ data[whole]) * _M) & _MASK
-    h ^= h >> 13
-    h = (h * _M) & _MASK
-    return h ^ (h >> 15)
 
 
 def _producer_choice(key: bytes | None) -> int | None:
@@ -58,8 +35,8 @@ class KeyPartitions:
 
     def __init__(self, producer: Any, max_keys: int = MAX_KEYS) -> None:
         partitioner = getattr(producer, "config", {}).get("partitioner")
-        self._metadata = getattr(producer, "_metadata", None)
-        self._hashes = type(partitioner) in _KEY_HASHING and self._metadata is not None
+        self._partitions_for = getattr(producer, "partitions_for", None)
+        self._hashes = type(partitioner) in _KEY_HASHING and self._partitions_for is not None
         self._max_keys = max_keys
         # Keyed by the sorted partition ids: a topic that grows gets a fresh table.
         self._tables: dict[tuple[int, ...], dict[bytes, int]] = {}
@@ -68,12 +45,13 @@ class KeyPartitions:
         """Key -> partition for `topic` under its current metadata (None: let the producer pick).
 
         Read once per batch of outputs, like the partitioner's own metadata read per record: a
-        partition-count change lands from the next batch on.
+        partition-count change lands from the next batch on. The arithmetic is
+        `DefaultPartitioner.partition`'s for a key, with kafka-python's own `murmur2`.
         """
         if not self._hashes:
             return _producer_choice
-        assert self._metadata is not None
-        known = self._metadata.partitions_for_topic(topic)
+        assert self._partitions_for is not None
+        known = self._partitions_for(topic)  # what `send` waits for too, if not known yet
         if not known:
             return _producer_choice
         layout = tuple(sorted(known))
