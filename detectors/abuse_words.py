@@ -2,7 +2,7 @@
 
 Data only, kept apart from the matcher (`abuse_lexicon`) so a moderator can review and edit the
 words without reading matching code. Every list is a frozenset of lower-case terms as they look
-after normalisation; `abuse_lexicon.lexicon()` adds better-profanity's own list and tiers it.
+after normalisation; `abuse_terms.lexicon()` adds better-profanity's own list and tiers it.
 """
 
 from __future__ import annotations

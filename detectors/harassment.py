@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from detectors.abuse_lexicon import Hit, is_threat_term, scan
+from detectors.abuse_lexicon import Hit, scan
+from detectors.abuse_terms import is_threat_term
 from detectors.chat_reasons import (
     Reason,
     chat_finding,

@@ -2,9 +2,10 @@
 
 better-profanity's word list is the base but not its matcher: its matcher is milliseconds a
 message, misses `f u c k`, `fuuuuck` and look-alike letters, and its list flags "kill pot", "god
-run" and "suck out". The lexicon (`abuse_lexicon`) fixes the list; this detector reports the
-vulgar part of a match. Mild swearing is low severity; sexual vulgarity, vulgar insults or a
-string of swearing is medium. Insults without vulgarity ("idiot") are harassment's business.
+run" and "suck out". The lexicon (`abuse_terms`, matched by `abuse_lexicon`) fixes the list;
+this detector reports the vulgar part of a match. Mild swearing is low severity; sexual
+vulgarity, vulgar insults or a string of swearing is medium. Insults without vulgarity
+("idiot") are harassment's business.
 """
 
 from __future__ import annotations

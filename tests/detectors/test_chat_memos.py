@@ -24,6 +24,7 @@ import pytest
 
 from detectors import (
     abuse_lexicon,
+    abuse_terms,
     card_talk,
     harassment,
     hate,
@@ -62,14 +63,14 @@ def _old_tokens(text: str) -> list[str]:
 
 
 def _old_has_split(words: tuple[str, ...]) -> bool:
-    exact = abuse_lexicon.lexicon().exact
+    exact = abuse_terms.lexicon().exact
     return any(
         (len(a) <= 2 or len(b) <= 2) and a + b in exact for a, b in itertools.pairwise(words)
     )
 
 
 def _old_plainly_clean(words: tuple[str, ...]) -> bool:
-    lex = abuse_lexicon.lexicon()
+    lex = abuse_terms.lexicon()
     if not lex.exact.keys().isdisjoint(words) or not lex.phrases.keys().isdisjoint(words):
         return False
     if _OLD_GLUED.search(" ".join(words)) is not None:
@@ -79,7 +80,7 @@ def _old_plainly_clean(words: tuple[str, ...]) -> bool:
 
 def _phrase_in(words: tuple[str, ...]) -> bool:
     """Whether some multi-word entry's words occur one after another in `words`."""
-    lex = abuse_lexicon.lexicon()
+    lex = abuse_terms.lexicon()
     phrases = [tuple(e.term.split()) for found in lex.phrases.values() for _, e in found]
     return any(words[i : i + len(p)] == p for p in phrases for i in range(len(words)))
 
@@ -87,7 +88,7 @@ def _phrase_in(words: tuple[str, ...]) -> bool:
 def _round2_plainly_clean(words: tuple[str, ...]) -> bool:
     """Round 2: a phrase's first word alone ("nice hand") no longer sends a message down the
     full path; only the whole phrase does."""
-    lex = abuse_lexicon.lexicon()
+    lex = abuse_terms.lexicon()
     if not lex.exact.keys().isdisjoint(words) or _phrase_in(words):
         return False
     if _OLD_GLUED.search(" ".join(words)) is not None:
@@ -310,7 +311,7 @@ def test_first_letter_grouped_stems_find_what_the_old_alternation_finds() -> Non
 
 
 def _split_edges() -> list[tuple[str, ...]]:
-    exact = sorted(abuse_lexicon.lexicon().exact)
+    exact = sorted(abuse_terms.lexicon().exact)
     pairs: list[tuple[str, ...]] = [(t[:k], t[k:]) for t in exact for k in range(1, len(t))]
     # Every split of every entry (short half or not), and one letter off on either side. Never
     # an empty word: `plain_words` yields none (pinned below), and for ("bimbo", "") the old scan
@@ -323,7 +324,7 @@ def test_short_splits_find_what_the_pairwise_scan_finds() -> None:
     rng = random.Random(13)
     halves = [w for pair in _split_edges()[::3] for w in pair] + ["gg", "nh", "a", "up", "ok"]
     cases = _split_edges() + [tuple(rng.choices(halves, k=rng.randint(0, 5))) for _ in range(6000)]
-    lex = abuse_lexicon.lexicon()
+    lex = abuse_terms.lexicon()
     hits = 0
     for words in cases:
         expected = _old_has_split(words)
@@ -375,6 +376,6 @@ def test_old_and_new_tokenisers_normalise_davidson_alike(monkeypatch: pytest.Mon
         assert _old_plain_words(text) == plain, text
         assert plain is None or all(plain), text
         if plain is not None:
-            lex = abuse_lexicon.lexicon()
+            lex = abuse_terms.lexicon()
             assert abuse_lexicon._plainly_clean(lex, plain) is _round2_plainly_clean(plain), text
             assert _old_plainly_clean(plain) <= _round2_plainly_clean(plain), text

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from detectors.abuse_lexicon import lexicon, scan
+from detectors.abuse_lexicon import scan
+from detectors.abuse_terms import lexicon
 from detectors.findings import Finding
 from detectors.profanity import Profanity
 from detectors.state import TtlState

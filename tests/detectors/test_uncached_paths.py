@@ -18,6 +18,7 @@ import pytest
 
 from detectors import (
     abuse_lexicon,
+    abuse_terms,
     harassment,
     harassment_patterns,
     hate,
@@ -64,7 +65,7 @@ _PHRASE_EDGES = [
 
 def _texts() -> list[str]:
     """Phrases, their first words in table talk, and random mixes of phrase words."""
-    lex = abuse_lexicon.lexicon()
+    lex = abuse_terms.lexicon()
     phrase_words = sorted({w for found in lex.phrases.values() for _, e in found for w in
                            e.term.split()})  # fmt: skip
     table_talk = ["nice", "hand", "gg", "you", "the", "deep", "stack", "are", "a", "idiot",
@@ -129,7 +130,7 @@ def test_plain_path_answers_exactly_what_the_full_path_answers(
 def test_a_phrase_first_word_alone_is_clean(text: str, clean: bool) -> None:
     words = plain_words(text)
     assert words is not None
-    assert abuse_lexicon._plainly_clean(abuse_lexicon.lexicon(), words) is clean
+    assert abuse_lexicon._plainly_clean(abuse_terms.lexicon(), words) is clean
     abuse_lexicon.scan.cache_clear()
     assert (abuse_lexicon.scan(text) == ()) is clean
 
@@ -240,7 +241,7 @@ def test_word_memos_answer_as_the_checks_they_skip() -> None:
     rng = random.Random(17)
     vocabulary = _MEMO_WORDS.split()
     texts = [" ".join(rng.choices(vocabulary, k=rng.randint(0, 6))) for _ in range(4000)]
-    lex = abuse_lexicon.lexicon()
+    lex = abuse_terms.lexicon()
     for _ in range(2):  # the first pass fills the memos, the second is answered from them
         for text in texts:
             words = text_normalise.plain_words.__wrapped__(text)
@@ -257,7 +258,7 @@ def test_word_memos_answer_as_the_checks_they_skip() -> None:
 def test_dead_words_take_no_part_in_any_hit() -> None:
     """A dead word answers `_plainly_clean` alone: it must start no phrase ("hand", "son"),
     be no half of a short split ("fu", "ck", "gg"), and hold no entry or glued stem."""
-    lex = abuse_lexicon.lexicon()
+    lex = abuse_terms.lexicon()
     for word in ("nh", "sick", "job", "of", "ab"):
         assert abuse_lexicon.is_dead_word(lex, word), word
     for word in ("fu", "ck", "gg", "hand", "son", "deep", "fuck", "shitshow", "ba"):
