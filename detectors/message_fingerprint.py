@@ -58,7 +58,7 @@ def collapse_runs(kept: bytes) -> str:
     """`_RUNS.sub` on ASCII alphanumerics, the regex only where a run of three exists."""
     size = len(kept)
     if size > 2:
-        value = _from_bytes(kept)  # `find`, not `in`: see `emoji_spam._may_flood`
+        value = _from_bytes(kept)  # `find`, not `in`: see `loud_text.may_flood`
         if (value ^ (value >> 8)).to_bytes(size).find(b"\0\0") >= 0:
             return _RUNS.sub(r"\1\1", kept.decode("ascii"))
     return kept.decode("ascii")

@@ -24,9 +24,10 @@ import pytest
 import detectors.emoji_spam as emoji_spam_module
 from detectors.chat_flood import ChatFlood
 from detectors.detector import Detector
-from detectors.emoji_spam import _CHAR_FLOOD, EmojiSpam, _may_flood, shout_level
+from detectors.emoji_spam import EmojiSpam
 from detectors.events import AnyEvent, ChatEvent, event_from_dict
 from detectors.findings import Finding
+from detectors.loud_text import CHAR_FLOOD, may_flood, shout_level
 from detectors.message_burst import KEEP_EXTRA, MAX_WINDOW_ITEMS, Room, Window
 from detectors.message_fingerprint import fingerprint
 from detectors.repeated_messages import HISTORY, RepeatedMessages
@@ -344,15 +345,15 @@ def _near_floods() -> list[str]:
 
 def test_may_flood_is_necessary_for_a_char_flood() -> None:
     """7 vs 8 repeats of units of 1-3 characters, ASCII and not, at either end."""
-    floods = [text for text in _near_floods() if _CHAR_FLOOD.search(text)]
+    floods = [text for text in _near_floods() if CHAR_FLOOD.search(text)]
     assert len(floods) > 100
-    assert [text for text in floods if not _may_flood(text)] == []
+    assert [text for text in floods if not may_flood(text)] == []
 
 
 def test_may_flood_rejects_ordinary_lines() -> None:
     """The gate must also be a gate: ordinary chat rarely passes it."""
     lines = ["nice hand mate", "gl everyone", "who is on the button", "ty gg wp all"]
-    assert not any(_may_flood(line) for line in lines)
+    assert not any(may_flood(line) for line in lines)
 
 
 def test_the_ascii_lowering_table_is_str_lower() -> None:

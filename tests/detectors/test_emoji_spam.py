@@ -2,9 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from detectors.emoji_spam import EmojiSpam, count_emoji, shout_level
+from detectors.emoji_spam import EmojiSpam
 from detectors.events import ChatEvent
 from detectors.findings import Finding
+from detectors.loud_text import count_emoji, shout_level
 from detectors.state import TtlState
 from tests.builders import chat
 

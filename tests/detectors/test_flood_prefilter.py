@@ -1,4 +1,4 @@
-"""`emoji_spam._may_flood` settles most long ASCII lines with one XOR at distance 6 before the
+"""`loud_text.may_flood` settles most long ASCII lines with one XOR at distance 6 before the
 two it is defined by (distances 2 and 3). The oracle is the two-XOR gate as it was: the same
 answer on every line, NULs and stretches at either end included.
 """
@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from detectors.emoji_spam import _CHAR_FLOOD, _may_flood
+from detectors.loud_text import CHAR_FLOOD, may_flood
 
 
 def _two_xor_gate(text: str) -> bool:
@@ -48,14 +48,14 @@ def lines() -> list[str]:
 
 
 def test_one_xor_prefilter_gives_the_two_xor_answer(lines: list[str]) -> None:
-    assert [t for t in lines if _may_flood(t) != _two_xor_gate(t)] == []
+    assert [t for t in lines if may_flood(t) != _two_xor_gate(t)] == []
     assert sum(map(_two_xor_gate, lines)) > 1000  # both answers are well represented
 
 
 def test_long_floods_pass_and_long_near_misses_are_settled(lines: list[str]) -> None:
-    long_floods = [t for t in lines if len(t) >= 24 and _CHAR_FLOOD.search(t)]
+    long_floods = [t for t in lines if len(t) >= 24 and CHAR_FLOOD.search(t)]
     assert len(long_floods) > 100
-    assert all(map(_may_flood, long_floods))
-    assert not _may_flood("who is on the button this time around")
-    assert _may_flood("hello there my friends " + "abc" * 8)  # 8 x abc: a flood
-    assert not _may_flood("hello there my friends " + "abc" * 7)  # 7 x abc: not even close
+    assert all(map(may_flood, long_floods))
+    assert not may_flood("who is on the button this time around")
+    assert may_flood("hello there my friends " + "abc" * 8)  # 8 x abc: a flood
+    assert not may_flood("hello there my friends " + "abc" * 7)  # 7 x abc: not even close

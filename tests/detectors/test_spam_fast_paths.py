@@ -16,9 +16,10 @@ import re
 
 import pytest
 
-from detectors.emoji_spam import EMOJI, EmojiSpam, count_emoji, shout_level
+from detectors.emoji_spam import EmojiSpam
 from detectors.events import ChatEvent
 from detectors.findings import Finding
+from detectors.loud_text import EMOJI, count_emoji, shout_level
 from detectors.message_fingerprint import fingerprint, strip_digits
 from detectors.repeated_messages import RepeatedMessages
 from detectors.state import TtlState

@@ -20,9 +20,10 @@ import pytest
 import detectors.emoji_spam as emoji_spam_module
 import detectors.repeated_messages as repeated_module
 from detectors.bot_wave import SENDER_HISTORY, WAVE_MAX_PLAYERS, Wave
-from detectors.emoji_spam import EmojiSpam, count_emoji, shout_level
+from detectors.emoji_spam import EmojiSpam
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import Finding, Severity
+from detectors.loud_text import count_emoji, shout_level
 from detectors.message_burst import Burst, Emission
 from detectors.message_fingerprint import fingerprint, strip_digits
 from detectors.repeated_messages import RepeatedMessages
