@@ -10,6 +10,7 @@ from sqlalchemy import Engine
 from api import (
     problems,
     routes_chat,
+    routes_dead_letters,
     routes_flags,
     routes_health,
     routes_investigations,
@@ -39,6 +40,7 @@ def create_app(
         routes_restrictions,
         routes_chat,
         routes_investigations,
+        routes_dead_letters,
     ):
         app.include_router(module.router)
     return app

@@ -30,6 +30,24 @@ class FlagOut(BaseModel):
     status: str
 
 
+class DeadLetterOut(BaseModel):
+    id: str
+    ts: Time = Field(description="when it was set aside")
+    source: str = Field(description="a topic, a file, or `store`")
+    position: str = Field(description="where in the source, e.g. `partition 2 offset 17`")
+    reason: str
+    raw: str | None = Field(
+        description="the record, with disclosed personal data redacted as in the chat log"
+    )
+
+
+class DeadLetterPage(BaseModel):
+    items: list[DeadLetterOut]
+    next_cursor: str | None = Field(
+        description="Pass as `cursor` to get the next (older) page; null on the last page."
+    )
+
+
 class FlagPage(BaseModel):
     items: list[FlagOut]
     next_cursor: str | None = Field(

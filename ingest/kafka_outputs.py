@@ -11,6 +11,7 @@ import weakref
 from collections.abc import Iterable
 from typing import Any
 
+from detectors.pii_redaction import redact
 from ingest.decode import Rejected
 from ingest.kafka_codec import action_record, dlq_headers, flag_record
 from ingest.kafka_merge import Pending
@@ -60,8 +61,8 @@ def send_dead_letter(
     entry: Pending,
     rejected: Rejected,
 ) -> None:
-    """The record as it came, to `<topic>.dlq` with the reason and its origin in headers (and
-    to the store's dead-letter table)."""
+    """The record as it came, to `<topic>.dlq` with the reason and its origin in headers (and,
+    with disclosed personal data redacted, to the store's dead-letter table)."""
     tp = entry.tp
     log.warning("dead letter %s", rejected.describe())
     data = rejected.record.data
@@ -71,6 +72,6 @@ def send_dead_letter(
         value=data,
         headers=dlq_headers(rejected.reason, tp.topic, tp.partition, entry.offset),
     )
-    if store is not None:
-        raw = data.decode("utf-8", "replace")
+    if store is not None:  # redacted there, as in the chat log; the topic keeps the bytes
+        raw = redact(data.decode("utf-8", "replace"))
         store.write_dead_letter(tp.topic, rejected.record.position, rejected.reason, raw)

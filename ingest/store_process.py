@@ -6,7 +6,9 @@ detectors. Here the worker hands over the records' raw bytes (nothing to build, 
 plus the few flags and actions; the child decodes them exactly as the worker did, writes them in
 one transaction per batch, and acknowledges each batch's ticket once it is durable. The worker
 commits a batch's offsets only after that ack, so at-least-once is kept: a crash of either side
-replays from the last commit, and every write is an upsert keyed by a deterministic id.
+replays from the last commit, and every write is an upsert keyed by a deterministic id. A record
+the store cannot write is set aside in the dead-letter table and the rest of its batch stored
+(`store_batches`); a failing database stops the worker instead.
 
 Pipes, not `multiprocessing.Queue`: each side holds only its own end, so the child sees EOF the
 moment the worker dies (even by SIGKILL) and exits, and the worker sees EOF if the child dies.
@@ -26,8 +28,7 @@ from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
-from detectors.events import AnyEvent
-from ingest.decode import decode_value
+from ingest.store_batches import write_requests
 from ingest.store_writer import StoreWriter
 from rules.actions import Action
 from rules.flags import Flag
@@ -195,7 +196,7 @@ def _serve(database_url: str, requests: Connection, acks: Connection, log_level:
         if not requests_:
             return
         try:
-            _write(writer, requests_)
+            write_requests(writer, requests_)  # a record it cannot write is set aside
         except Exception as exc:
             log.exception("store write failed; nothing after it will be committed")
             acks.send(("error", f"{type(exc).__name__}: {exc}"))
@@ -208,24 +209,3 @@ _COALESCE_EVENTS = 20000
 
 def _events_in(request: _Request) -> int:
     return len(request[2]) if request is not None and request[1] == "batch" else 1
-
-
-def _write(writer: StoreWriter, requests: list[tuple[Any, ...]]) -> None:
-    events: list[AnyEvent] = []
-    chat_records: list[bytes] = []
-    flags: list[Flag] = []
-    actions: list[Action] = []
-    for _ticket, kind, *body in requests:
-        if kind == "batch":
-            raw_events, batch_flags, batch_actions = body
-            for event_type, raw in raw_events:
-                if event_type == "chat":  # most of the traffic: straight to a row
-                    chat_records.append(raw)
-                else:
-                    events.append(decode_value(raw, event_type))
-            flags.extend(batch_flags)
-            actions.extend(batch_actions)
-        else:
-            writer.write_dead_letter(*body)
-    if events or chat_records or flags or actions:
-        writer.write(events, flags, actions, chat_records)

@@ -1,0 +1,138 @@
+"""What the store process writes for a run of requests: one transaction, or, if some record
+cannot be written, every record on its own, so that only the bad one is set aside.
+
+Why: the worker validated every record before handing it over, so a record that fails here
+means the worker's decoder and the store's faster re-reading disagree (a bug), or the database
+refuses the value. If the whole batch failed, the worker would stop without committing, and
+the restarted worker would meet the same record and stop again: one record would stall the
+stream for good. Set aside, it goes to the dead-letter table with the reason, and the stream
+goes on. A failing *database* (unreachable, locked, schema missing) is no record's fault, and
+neither is an error that every record of a batch hits: those still stop the worker, which then
+commits nothing past them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from sqlalchemy.exc import InterfaceError, OperationalError
+
+from detectors.events import AnyEvent
+from detectors.pii_redaction import redact
+from ingest.decode import decode_value
+from ingest.store_writer import StoreWriter
+from rules.actions import Action
+from rules.flags import Flag
+
+log = logging.getLogger(__name__)
+
+# The database itself failing: never set a record aside for these.
+DATABASE_FAILURES = (OperationalError, InterfaceError)
+# A request to the store process: (ticket, "batch", [(event type, raw)], flags, actions) or
+# (ticket, "dead", source, position, reason, raw).
+Request = tuple[Any, ...]
+
+
+def write_requests(writer: StoreWriter, requests: list[Request]) -> int:
+    """Write `requests` in one transaction; if that fails for a record's sake, write each
+    record alone and dead-letter the ones that fail. Returns how many were set aside."""
+    try:
+        write_together(writer, requests)
+        return 0
+    except DATABASE_FAILURES:
+        raise
+    except Exception as exc:
+        log.warning(
+            "store batch failed (%s: %s); writing its records one at a time",
+            type(exc).__name__,
+            exc,
+        )
+        return _write_apart(writer, requests, exc)
+
+
+def write_together(writer: StoreWriter, requests: list[Request]) -> None:
+    events: list[AnyEvent] = []
+    chat_records: list[bytes] = []
+    flags: list[Flag] = []
+    actions: list[Action] = []
+    for _ticket, kind, *body in requests:
+        if kind == "batch":
+            raw_events, batch_flags, batch_actions = body
+            for event_type, raw in raw_events:
+                if event_type == "chat":  # most of the traffic: straight to a row
+                    chat_records.append(raw)
+                else:
+                    events.append(decode_value(raw, event_type))
+            flags.extend(batch_flags)
+            actions.extend(batch_actions)
+        else:
+            writer.write_dead_letter(*body)
+    if events or chat_records or flags or actions:
+        writer.write(events, flags, actions, chat_records)
+
+
+class SystematicStoreError(RuntimeError):
+    """Every record of a batch failed alone: the fault is not in any one record."""
+
+
+def _write_apart(writer: StoreWriter, requests: list[Request], first: Exception) -> int:
+    items: list[tuple[Request, Callable[[], tuple[str, str]]]] = []
+    for _ticket, kind, *body in requests:
+        if kind != "batch":
+            items.append(((None, kind, *body), lambda: ("dead letter", "")))
+            continue
+        raw_events, flags, actions = body
+        for event_type, raw in raw_events:
+            items.append(
+                ((None, "batch", [(event_type, raw)], [], []), _describe_raw(event_type, raw))
+            )
+        for flag in flags:
+            items.append(((None, "batch", [], [flag], []), _describe_output("flag", flag)))
+        for action in actions:
+            items.append(((None, "batch", [], [], [action]), _describe_output("action", action)))
+    failed: list[tuple[Callable[[], tuple[str, str]], Exception]] = []
+    for request, describe in items:
+        try:
+            write_together(writer, [request])
+        except DATABASE_FAILURES:
+            raise
+        except Exception as exc:
+            failed.append((describe, exc))
+    if len(failed) == len(items) > 1:
+        raise SystematicStoreError(f"every record of the batch failed: {first}") from first
+    for describe, error in failed:
+        what, raw = describe()
+        digest = hashlib.blake2b(raw.encode(), digest_size=16).hexdigest()
+        reason = f"{what} could not be stored: {type(error).__name__}: {error}"
+        log.error("set aside in the dead-letter table: %s", reason)
+        writer.write_dead_letter("store", f"raw {digest}", reason, raw)
+    return len(failed)
+
+
+def _describe_raw(event_type: str, raw: bytes) -> Callable[[], tuple[str, str]]:
+    def describe() -> tuple[str, str]:
+        text = redact(raw.decode("utf-8", "replace"))  # as every dead letter in the store
+        try:
+            data = orjson.loads(raw)
+            ident = next(data[k] for k in ("message_id", "event_id", "hand_id") if k in data)
+        except (orjson.JSONDecodeError, TypeError, StopIteration):
+            ident = "(no id)"
+        return f"{event_type} record {ident}", text
+
+    return describe
+
+
+def _describe_output(kind: str, output: Flag | Action) -> Callable[[], tuple[str, str]]:
+    def describe() -> tuple[str, str]:
+        ident = output.flag_id if isinstance(output, Flag) else output.action_id
+        try:
+            raw = orjson.dumps(output.to_dict()).decode()
+        except (TypeError, ValueError) as exc:
+            raw = f"({kind} not serialisable: {exc})"
+        return f"{kind} {ident}", raw
+
+    return describe
