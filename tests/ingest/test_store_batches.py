@@ -207,3 +207,22 @@ def test_the_worker_dead_letters_bytes_to_the_topic_and_redacted_text_to_the_sto
     [(source, position, reason, raw)] = kept
     assert (source, position, reason) == ("chat.messages", "partition 2 offset 9", "bad ts")
     assert raw is not None and "jo@example.com" not in raw and "[email]" in raw
+
+
+def test_bad_records_are_found_by_halving_not_one_write_each(engine: Engine) -> None:
+    class Counting(StoreWriter):
+        writes = 0
+
+        def write(self, *args: Any, **kwargs: Any) -> None:
+            Counting.writes += 1
+            super().write(*args, **kwargs)
+
+    good = [("chat", chat(f"m-{i}")) for i in range(128)]
+    batch = [*good[:40], ("chat", unstorable("m-bad-1")), *good[40:100]]
+    batch += [("chat", unstorable("m-bad-2")), *good[100:]]
+    assert write_requests(Counting(engine), [(1, "batch", batch, [], [])]) == 2
+    found = stored(engine)
+    assert sorted(found["chat"]) == sorted(f"m-{i}" for i in range(128))
+    reasons = sorted(reason.split(" could")[0] for _source, reason, _raw in found["dead"])
+    assert reasons == ["chat record m-bad-1", "chat record m-bad-2"]
+    assert Counting.writes <= 30, Counting.writes  # 130 records: one write each is 131
