@@ -39,6 +39,7 @@ class WorkerMetrics:
         self.records: Counter[str] = Counter()  # consumed and processed, by topic
         self.replayed: Counter[str] = Counter()  # re-read to rebuild state, outputs discarded
         self.dead_letters: Counter[str] = Counter()
+        self.store_set_aside = 0  # records the store process could not write, dead-lettered
         self.flags = 0
         self.actions = 0
         self.batches = 0
@@ -65,6 +66,7 @@ class WorkerMetrics:
         lag: dict[TopicPartition, int | None],
         buffered: int,
         detector_errors: Counter[str],
+        store_set_aside: int = 0,
     ) -> None:
         with self._lock:
             self.records.update(records)
@@ -77,6 +79,7 @@ class WorkerMetrics:
             self.lag = dict(lag)
             self.buffered = buffered
             self.detector_errors = Counter(detector_errors)
+            self.store_set_aside = store_set_aside
 
     def note(
         self, *, commit: bool = False, commit_failure: bool = False, rebalance: bool = False
@@ -120,6 +123,7 @@ class WorkerMetrics:
                 f"{events} records in {seconds:.1f} s ({events / seconds:,.0f}/s), "
                 f"{sum(self.replayed.values())} replayed, {self.flags} flags, "
                 f"{self.actions} actions, {sum(self.dead_letters.values())} dead letters, "
+                f"{self.store_set_aside} set aside by the store, "
                 f"{self.rebalances} rebalances, {self.commits} commits "
                 f"({self.commit_failures} failed)"
             )
@@ -131,6 +135,7 @@ class WorkerMetrics:
                 ("records_total", "counter", _by("topic", self.records)),
                 ("replayed_records_total", "counter", _by("topic", self.replayed)),
                 ("dead_letters_total", "counter", _by("topic", self.dead_letters)),
+                ("store_set_aside_total", "counter", [("", self.store_set_aside)]),
                 (
                     "consumer_lag",
                     "gauge",

@@ -297,4 +297,5 @@ class KafkaWorker:
             lag=self.intake.lags(),
             buffered=self.merge.total(),
             detector_errors=self.pipeline.metrics.detector_errors,
+            store_set_aside=self.store.set_aside if self.store is not None else 0,
         )

@@ -38,7 +38,8 @@ log = logging.getLogger(__name__)
 
 # Messages to the child: (ticket, "batch", [(event type, raw event)], flags, actions) or
 # (ticket, "dead", source, position, reason, raw); None = finish and exit.
-# Messages back: a ticket (durable), or ("error", description).
+# Messages back: a ticket (durable), ("set_aside", ticket, n) (durable, n records of it set
+# aside in the dead-letter table), or ("error", description).
 _Request = tuple[Any, ...] | None
 
 
@@ -65,6 +66,7 @@ class StoreProcess:
         self._outbox: queue.Queue[_Request] = queue.Queue(max_pending)
         self._submitted = 0
         self._done = 0
+        self.set_aside = 0  # records the store could not write, dead-lettered (`store_batches`)
         self._error: str | None = None
         # `railbird run` shares one store between its two stages' threads: tickets must be
         # handed out, and acks read, by one thread at a time.
@@ -144,6 +146,9 @@ class StoreProcess:
             return
         if isinstance(message, int):
             self._done = message
+        elif message[0] == "set_aside":
+            self._done = message[1]
+            self.set_aside += message[2]
         else:
             self._error = str(message[1])
 
@@ -196,12 +201,13 @@ def _serve(database_url: str, requests: Connection, acks: Connection, log_level:
         if not requests_:
             return
         try:
-            write_requests(writer, requests_)  # a record it cannot write is set aside
+            set_aside = write_requests(writer, requests_)  # records it cannot write
         except Exception as exc:
             log.exception("store write failed; nothing after it will be committed")
             acks.send(("error", f"{type(exc).__name__}: {exc}"))
             return
-        acks.send(requests_[-1][0])
+        ticket = requests_[-1][0]
+        acks.send(("set_aside", ticket, set_aside) if set_aside else ticket)
 
 
 _COALESCE_EVENTS = 20000

@@ -85,6 +85,7 @@ def _after_one_batch(
         lag=lag,
         buffered=0,
         detector_errors=Counter(),
+        store_set_aside=2,
     )
     return metrics
 
@@ -98,6 +99,8 @@ def test_metrics_carry_the_stage_label_and_one_type_line_per_metric() -> None:
     assert 'railbird_kafka_consumer_lag{stage="tables",topic="chat",partition="0"} 3' in lines
     assert 'railbird_kafka_consumer_lag{stage="tables",topic="chat",partition="1"} NaN' in lines
     assert 'railbird_kafka_flags_total{stage="site"} 0' in lines
+    assert 'railbird_kafka_store_set_aside_total{stage="tables"} 2' in lines
+    assert "2 set aside by the store" in tables.summary()
     assert lines.count("# TYPE railbird_kafka_flags_total counter") == 1
     # A worker without a stage renders as before: no label.
     assert "railbird_kafka_flags_total 0" in WorkerMetrics().render().splitlines()

@@ -162,6 +162,7 @@ def test_the_store_process_acknowledges_past_a_bad_record(tmp_path: Path) -> Non
         last = store.write([("chat", chat("m-2", "nh"))], [], [])
         store.wait()
         assert store.done() == last
+        assert store.set_aside == 1  # for the worker's `store_set_aside_total` metric
     finally:
         store.close()
     found = stored(engine)
