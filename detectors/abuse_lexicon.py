@@ -15,12 +15,12 @@ from functools import lru_cache
 
 from detectors.abuse_terms import Entry, Lexicon, lexicon
 from detectors.abuse_words import GIVEN_NAMES, GLUED_ALLOWLIST, GLUED_STEMS, POKER_ALLOWLIST
+from detectors.plain_text import plain_words
 from detectors.text_normalise import (
     Normalised,
     Token,
     normalise,
     only_separators,
-    plain_words,
     squeeze_all,
 )
 

@@ -38,8 +38,9 @@ from detectors.harassment_patterns import (
     SELF_PATTERNS,
     TRIGGERS,
 )
+from detectors.plain_text import plain_words
 from detectors.state import State
-from detectors.text_normalise import Normalised, normalise, plain_words
+from detectors.text_normalise import Normalised, normalise
 
 
 def _near(

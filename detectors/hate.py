@@ -23,8 +23,9 @@ from detectors.chat_reasons import (
 )
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import SEVERITY_RANK, Finding, Severity
+from detectors.plain_text import plain_words
 from detectors.state import State
-from detectors.text_normalise import normalise, plain_words
+from detectors.text_normalise import normalise
 
 _GROUP = (
     r"(?:jews|jewish people|muslims|moslems|blacks|black people|whites|white people|gays|gay "

@@ -24,8 +24,9 @@ from detectors.chat_reasons import (
 )
 from detectors.events import AnyEvent, ChatEvent
 from detectors.findings import SEVERITY_RANK, Finding, Severity
+from detectors.plain_text import plain_words
 from detectors.state import State
-from detectors.text_normalise import fold, normalise, plain_words
+from detectors.text_normalise import fold, normalise
 
 _STAFF = (
     r"(?:support|support team|customer support|customer service|customer care|help desk|helpdesk|"

@@ -38,27 +38,27 @@ _LEET_DIGITS = str.maketrans(
 _LEET_ALT = str.maketrans({"1": "l", "!": "l", "|": "i"})
 
 _TOKEN = re.compile(r"[\w@$!|+*]+")  # on text with "_" already turned into spaces
-_EDGE = "!*"
+EDGE = "!*"
 # Poker notation that must never be read as leetspeak: hands (A5s, KQo, 77), cards (AhKd),
 # and numbers with units (1k, 2.5bb, 3bet, 4x, 10th).
-_POKER_NOTATION = re.compile(
+POKER_NOTATION = re.compile(
     r"(?:[2-9tjqka]{2}[so]?|(?:[2-9tjqka][cdhs])+|\d+(?:k|m|bb|x|bet|way|h|st|nd|rd|th|s|max)?)"
 )
 _RUN3 = re.compile(r"(.)\1{2,}")
 # Whether `_RUN3` finds a run at all, decided about twice as fast (no greedy repeat to extend).
-_HAS_RUN3 = re.compile(r"(.)\1\1")
+HAS_RUN3 = re.compile(r"(.)\1\1")
 # `_TOKEN.findall` for ASCII text as a byte table: every byte that is not a token character
 # becomes a space (as "_" does), then `split()`; the same tokens, in C, several times faster.
 _TOKEN_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@$!|+*")
 _ASCII_TOKENS = bytes(c if c in _TOKEN_CHARS else 32 for c in range(256))
-_ASCII_TOKENS_LOWER = _ASCII_TOKENS.translate(
+ASCII_TOKENS_LOWER = _ASCII_TOKENS.translate(
     bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 )
 
 
 def ascii_tokens(text: str, table: bytes = _ASCII_TOKENS) -> list[str]:
     """`_TOKEN.findall(text.replace("_", " "))` for ASCII `text` (lower-cased with the
-    `_ASCII_TOKENS_LOWER` table)."""
+    `ASCII_TOKENS_LOWER` table)."""
     return text.encode("ascii").translate(table).decode("ascii").split()
 
 
@@ -119,6 +119,12 @@ def fold(text: str) -> tuple[str, list[int] | None]:
     return "".join(out), origin
 
 
+def fold_char(char: str) -> str:
+    """What `fold` makes of one character (from its memo if it has met the character)."""
+    folded = _fold_cache.get(char)
+    return _fold_char(char) if folded is None else folded
+
+
 def _fold_char(char: str) -> str:
     if unicodedata.category(char) == "Cf":  # zero-width and other invisible format characters
         return ""
@@ -132,11 +138,11 @@ def _fold_char(char: str) -> str:
 
 def _decode(raw: str) -> tuple[str, str]:
     """The leet-decoded form of one raw token, plus an alternative reading ("" if none)."""
-    core = raw.strip(_EDGE)
+    core = raw.strip(EDGE)
     if not core:
         return "", ""
     letters = sum(c.isalpha() for c in core)
-    if letters == 0 or _POKER_NOTATION.fullmatch(core):
+    if letters == 0 or POKER_NOTATION.fullmatch(core):
         return core, ""
     form = core.translate(_LEET_SYMBOLS)
     if letters >= 2 and not core.isalpha():
@@ -169,7 +175,7 @@ def _squeeze_cached(form: str) -> str:
 def normalise(text: str) -> Normalised:
     """Fold, tokenise and decode `text`; cached because several detectors read each message."""
     folded, origin = fold(text)
-    stretched = _HAS_RUN3.search(folded) is not None
+    stretched = HAS_RUN3.search(folded) is not None
     # `findall` plus `str.find` is about twice as fast as `finditer` with match objects: each
     # token is a maximal run of token characters, so its first occurrence after the previous
     # token's end is where it was matched. Underscores separate tokens like spaces do.
@@ -209,108 +215,6 @@ def normalise(text: str) -> Normalised:
     if singles >= 3:
         joined = tuple(_spaced_runs(text, tokens))
     return Normalised(text, tuple(tokens), joined, " ".join(squeezed_forms))
-
-
-@lru_cache(maxsize=1024)
-def plain_words(text: str) -> tuple[str, ...] | None:
-    """The token forms of `text` when normalising it would change nothing but the case, else None.
-
-    Most table chat is plain ASCII words and numbers ("nh", "sick fold", "gg 455"): for such a
-    message every token `normalise` builds has form == squeezed == the lower-cased word, no
-    second leet reading, no mention and no spaced-out letter run. Detectors use these words to
-    prove a message clean with a few set operations and skip building tokens at all; None
-    sends them down the full path. Equivalence with `normalise` is pinned by a test.
-    """
-    if not text.isascii():
-        text = _inert_symbols_spaced(text)
-        if not text.isascii():
-            return None
-    found = ascii_tokens(text, _ASCII_TOKENS_LOWER)
-    if _simple_words.issuperset(found):  # the checks below, passed word by word
-        return tuple(found)
-    if _simple_or_single.issuperset(found):  # and some single characters ("a", "i", "2")
-        return tuple(found) if list(map(len, found)).count(1) < 3 else None
-    words = found if not found or "".join(found).isalpha() else _plain_forms(found)
-    if words is None:
-        return None
-    if list(map(len, words)).count(1) >= 3:  # may be spaced-out letters: "f u c k"
-        return None
-    stream = " ".join(words)
-    if _HAS_RUN3.search(stream) is not None:  # a stretched word or number: squeezed != form
-        return None
-    _learn_simple(found)
-    return tuple(words)
-
-
-# Words known to be "simple": all letters or all digits, two or more of them, no character
-# three times in a row. Such a word is its own form, so a message of simple words passes
-# every check of `plain_words` (no single characters, and the words joined by single spaces
-# hold no run of three): their set answers it with one C call. With single letters or digits
-# too, only the count of single characters is left to check. Filled as plain messages are
-# read; bounded, cleared when full.
-_SIMPLE_MAX = 50_000
-_SINGLES = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
-_simple_words: set[str] = set()
-_simple_or_single: set[str] = set(_SINGLES)
-
-
-def is_simple_word(word: str) -> bool:
-    return (
-        len(word) > 1
-        and (word.isalpha() or word.isdigit())
-        and word.isascii()
-        and _HAS_RUN3.search(word) is None
-    )
-
-
-def _learn_simple(found: list[str]) -> None:
-    known = _simple_words
-    if len(known) > _SIMPLE_MAX:
-        known.clear()
-        _simple_or_single.clear()
-        _simple_or_single.update(_SINGLES)
-    new = [w for w in found if w not in known and is_simple_word(w)]
-    if new:
-        known.update(new)
-        _simple_or_single.update(new)
-
-
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
-
-
-def _inert_symbols_spaced(text: str) -> str:
-    """`text` with emoji and other symbols that folding keeps as they are turned into spaces.
-
-    Such a character is never part of a token, so it separates words exactly as a space does;
-    anything folding changes (look-alikes, accents, invisible joiners) is left in place and
-    sends the message down the full path.
-    """
-    for char in set(_NON_ASCII.findall(text)):
-        folded = _fold_cache.get(char)
-        if folded is None:
-            folded = _fold_char(char)
-        if folded == char and not char.isalnum():
-            text = text.replace(char, " ")
-    return text
-
-
-def _plain_forms(raws: list[str]) -> list[str] | None:
-    """Tokens with digits or edge marks, read as `_decode` reads them, or None if it would
-    decode any of them: numbers, cards and hands ("455", "a9s", "qd") and words with "!" or
-    "*" only at their edges ("ship!!") keep their form; leetspeak, masks and mentions do not."""
-    forms: list[str] = []
-    for raw in raws:
-        if raw.isalpha() or raw.isdigit():
-            forms.append(raw)
-            continue
-        core = raw.strip(_EDGE)
-        if not core:
-            continue
-        if core.isalpha() or core.isdigit() or _POKER_NOTATION.fullmatch(core):
-            forms.append(core)
-        else:
-            return None
-    return forms
 
 
 def _spaced_runs(text: str, tokens: list[Token]) -> list[Token]:

@@ -31,6 +31,7 @@ from detectors import (
     impersonation,
     link_parsing,
     malicious_link,
+    plain_text,
     profanity,
     text_normalise,
 )
@@ -99,11 +100,11 @@ def _round2_plainly_clean(words: tuple[str, ...]) -> bool:
 def _old_plain_words(text: str) -> tuple[str, ...] | None:
     """`plain_words` before the byte-table tokeniser, uncached."""
     if not text.isascii():
-        text = text_normalise._inert_symbols_spaced(text)
+        text = plain_text._inert_symbols_spaced(text)
         if not text.isascii():
             return None
     found: list[str] = _old_tokens(text.lower())
-    words = found if not found or "".join(found).isalpha() else text_normalise._plain_forms(found)
+    words = found if not found or "".join(found).isalpha() else plain_text._plain_forms(found)
     if words is None or sum(len(w) == 1 for w in words) >= 3:
         return None
     if _OLD_RUN3.search(" ".join(words)) is not None:
@@ -126,7 +127,7 @@ def _clear_memos() -> None:
         card_talk.parse,
         abuse_lexicon.scan,
         text_normalise.normalise,
-        text_normalise.plain_words,
+        plain_text.plain_words,
     ):
         memo.cache_clear()
     text_normalise._decoded.clear()
@@ -255,7 +256,7 @@ def _random_ascii(rng: random.Random, count: int, alphabet: str) -> list[str]:
 
 
 def test_ascii_tokens_match_the_regex_on_every_ascii_character() -> None:
-    lower = text_normalise._ASCII_TOKENS_LOWER
+    lower = text_normalise.ASCII_TOKENS_LOWER
     for char in _ASCII:
         for text in (char, f"a{char}b", f"{char}x{char}", char * 3, f"A{char}_Z9"):
             assert text_normalise.ascii_tokens(text) == _old_tokens(text), repr(text)
@@ -264,13 +265,13 @@ def test_ascii_tokens_match_the_regex_on_every_ascii_character() -> None:
 
 def test_ascii_tokens_match_the_regex_on_random_strings() -> None:
     rng = random.Random(20261129)
-    lower = text_normalise._ASCII_TOKENS_LOWER
+    lower = text_normalise.ASCII_TOKENS_LOWER
     dense = string.ascii_letters[:6] + "Zz09_@$!|+* \t\n.,-'\x00\x7f"
     texts = _random_ascii(rng, 3000, _ASCII) + _random_ascii(rng, 3000, dense)
     for text in texts:
         assert text_normalise.ascii_tokens(text) == _old_tokens(text), repr(text)
         assert text_normalise.ascii_tokens(text, lower) == _old_tokens(text.lower()), repr(text)
-        words = text_normalise.plain_words(text)
+        words = plain_text.plain_words(text)
         assert words == _old_plain_words(text), repr(text)
         assert words is None or all(words), repr(text)  # the split-word set's precondition
 
@@ -286,7 +287,7 @@ def test_has_run3_finds_a_run_exactly_where_the_old_pattern_does() -> None:
     texts = _RUN_EDGES + _random_ascii(rng, 4000, "ab \n") + _random_ascii(rng, 2000, "aé\n1")
     for text in texts:
         expected = _OLD_RUN3.search(text) is not None
-        assert (text_normalise._HAS_RUN3.search(text) is not None) is expected, repr(text)
+        assert (text_normalise.HAS_RUN3.search(text) is not None) is expected, repr(text)
 
 
 def _stem_edges() -> list[str]:
@@ -365,12 +366,12 @@ def test_cached_and_uncached_answers_are_identical_on_davidson() -> None:
 
 def test_old_and_new_tokenisers_normalise_davidson_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     texts = _davidson_sample()
-    new = [(text_normalise.normalise(t), text_normalise.plain_words(t)) for t in texts]
+    new = [(text_normalise.normalise(t), plain_text.plain_words(t)) for t in texts]
     _clear_memos()
     monkeypatch.setattr(
         text_normalise, "ascii_tokens", lambda words, _table=None: _old_tokens(words)
     )
-    monkeypatch.setattr(text_normalise, "_HAS_RUN3", _OLD_RUN3)
+    monkeypatch.setattr(text_normalise, "HAS_RUN3", _OLD_RUN3)
     for text, (parsed, plain) in zip(texts, new, strict=True):
         assert text_normalise.normalise(text) == parsed, text
         assert _old_plain_words(text) == plain, text

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from detectors import abuse_lexicon, harassment, hate
-from detectors.text_normalise import normalise, plain_words
+from detectors.plain_text import plain_words
+from detectors.text_normalise import normalise
 from tests.corpora import mixed_chat
 
 _SHARED_SAMPLE = 2500

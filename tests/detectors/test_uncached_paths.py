@@ -23,10 +23,11 @@ from detectors import (
     harassment_patterns,
     hate,
     impersonation,
+    plain_text,
     text_normalise,
 )
 from detectors.harassment_gate import NEEDS, possible_patterns
-from detectors.text_normalise import plain_words
+from detectors.plain_text import plain_words
 from tests.detectors.test_chat_memos import _old_plain_words, _round2_plainly_clean
 
 _PHRASE_EDGES = [
@@ -244,12 +245,12 @@ def test_word_memos_answer_as_the_checks_they_skip() -> None:
     lex = abuse_terms.lexicon()
     for _ in range(2):  # the first pass fills the memos, the second is answered from them
         for text in texts:
-            words = text_normalise.plain_words.__wrapped__(text)
+            words = plain_text.plain_words.__wrapped__(text)
             assert words == _old_plain_words(text), text
             if words is not None:
                 assert abuse_lexicon._plainly_clean(lex, words) is _round2_plainly_clean(words)
-    assert {"gg", "100", "hand"} <= text_normalise._simple_words
-    assert {"aaa", "1000", "a", "n1"}.isdisjoint(text_normalise._simple_words)
+    assert {"gg", "100", "hand"} <= plain_text._simple_words
+    assert {"aaa", "1000", "a", "n1"}.isdisjoint(plain_text._simple_words)
     assert {"gg", "hand", "ck"} <= abuse_lexicon._inert_words  # "hand" needs "job" to hit
     assert "fuck" not in abuse_lexicon._inert_words
     assert "shitshow" not in abuse_lexicon._inert_words
