@@ -95,6 +95,8 @@ def _restore_parked(consumer: Any) -> None:
     parked and the partition, which is never fetched while it has parked records, stalls.
     Emptying a drained slot (before every poll while anything is parked) is what the fetcher
     itself would do; without it, a worker 60,000 records behind stopped for good at 50,380.
+    Parking came with kafka-python's port of KAFKA-7548 (dpkp/kafka-python#2981); this can go
+    once a release restores a drained slot itself (3.0.12 is the newest on PyPI, 2026-12-01).
     """
     fetcher = getattr(consumer, "_fetcher", None)
     if not getattr(fetcher, "_paused_partition_records", None):
