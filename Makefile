@@ -7,7 +7,7 @@ SRC    := railbird api ingest store rules detectors sim tests bench
 
 .PHONY: install lint format test test-fast demo kafka-fetch kafka-up kafka-down kafka-status \
         pg-up pg-down \
-        bench bench-chat bench-kafka bench-scan clean
+        bench bench-chat bench-kafka bench-scan bench-store clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -57,7 +57,7 @@ pg-up:
 pg-down:
 	scripts/postgres.sh down
 
-bench: bench-scan bench-chat bench-kafka
+bench: bench-scan bench-chat bench-kafka bench-store
 
 bench-scan: install
 	$(BIN)/python -m bench.scan_bench
@@ -68,6 +68,9 @@ bench-chat: install
 
 bench-kafka: install
 	$(BIN)/python -m bench.kafka_bench
+
+bench-store: install
+	$(BIN)/python -m bench.store_rows
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache var

@@ -5,7 +5,7 @@ is durable (stored, flags and actions acknowledged by the broker), so a crash at
 replays from the previous commit: at-least-once, and since every id is deterministic and every
 write an upsert, exactly-once in effect (only `moderation.flags` may see a flag twice).
 
-A checkpoint runs every `commit_interval_ms`, after `max_poll_records` events, and whenever a
+A checkpoint runs every `commit_interval_ms`, after `store_batch_events` events, and whenever a
 poll finds nothing new; not every poll: a store transaction and two broker round trips per poll
 would cap a live, small-batch stream. The write goes to the store process with the offsets it
 covers, taken now; those are committed once its ack arrives (checked every loop, never waited

@@ -273,7 +273,7 @@ class KafkaWorker:
         self._clock = clock
         # Sent now (latency); flushed, like the store write, before the next offset commit.
         send_outputs(self.settings, self.producer, flags[new_flags:], actions[new_actions:])
-        if len(events) >= self.settings.max_poll_records or commits.due():
+        if len(events) >= self.settings.store_batch_events or commits.due():
             commits.checkpoint(self._clock)
         new_flags, new_actions = len(flags) - new_flags, len(actions) - new_actions
         self._report(counts, replayed, dead, new_flags, new_actions, started)
