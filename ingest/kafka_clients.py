@@ -38,6 +38,7 @@ def make_producer(settings: KafkaSettings, **overrides: Any) -> Any:
     config: dict[str, Any] = {
         "bootstrap_servers": settings.bootstrap_list(),
         "client_id": settings.client_id,
+        "bootstrap_timeout_ms": settings.bootstrap_timeout_ms,
         "linger_ms": settings.linger_ms,
         "batch_size": settings.batch_bytes,
         "compression_type": compression(settings),
@@ -65,10 +66,20 @@ def warm_up(producer: Any, topics: Iterable[str], timeout_ms: int = 5000) -> Non
             log.warning("no metadata for topic %s yet: %s", topic, exc)
 
 
+def unreachable(settings: KafkaSettings, exc: KafkaError) -> str:
+    """What a command prints when no broker answered at start, instead of a traceback."""
+    return (
+        f"cannot reach Kafka at {settings.bootstrap_servers} within "
+        f"{settings.bootstrap_timeout_ms / 1000:g} s ({exc}); is the broker "
+        f"up? (`make kafka-up` starts a local one; RAILBIRD_KAFKA_BOOTSTRAP_SERVERS names it)"
+    )
+
+
 def make_consumer(settings: KafkaSettings, **overrides: Any) -> Any:
     config: dict[str, Any] = {
         "bootstrap_servers": settings.bootstrap_list(),
         "client_id": settings.client_id,
+        "bootstrap_timeout_ms": settings.bootstrap_timeout_ms,
         "group_id": settings.group_id,
         "enable_auto_commit": False,
         "auto_offset_reset": "earliest",

@@ -30,6 +30,8 @@ class KafkaSettings(BaseSettings):
     actions_topic: str = "moderation.actions"
     dlq_suffix: str = ".dlq"
 
+    # How long a client waits for the first broker to answer before giving up at start.
+    bootstrap_timeout_ms: int = Field(default=30000, ge=1)
     # Also the most records one cycle processes before it stores, produces and commits.
     max_poll_records: int = Field(default=1000, ge=1)
     # Store, flush and commit at most this often (and after store_batch_events events).

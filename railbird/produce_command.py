@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kafka.errors import KafkaError
+
 from ingest.jsonl_source import read_jsonl
-from ingest.kafka_clients import make_producer
+from ingest.kafka_clients import make_producer, unreachable
 from ingest.kafka_producer import produce_records
 from ingest.kafka_settings import KafkaSettings
 
@@ -16,7 +18,11 @@ def run_produce(args: argparse.Namespace) -> int:
         print(f"railbird produce: no such file: {args.events}", file=sys.stderr)  # noqa: T201
         return 2
     settings = KafkaSettings()
-    producer = make_producer(settings)
+    try:
+        producer = make_producer(settings)
+    except KafkaError as exc:
+        print(f"railbird produce: {unreachable(settings, exc)}", file=sys.stderr)  # noqa: T201
+        return 2
     try:
         report = produce_records(
             read_jsonl(args.events), settings, producer, rate=getattr(args, "rate", None)

@@ -16,12 +16,15 @@ import threading
 from collections.abc import Callable
 from types import FrameType
 
+from kafka.errors import KafkaError
+
 from detectors.detector import Detector
 from detectors.registry import DETECTOR_TYPES, build_detectors
 from ingest.kafka_clients import (
     TopicLayoutError,
     check_copartitioned,
     make_producer,
+    unreachable,
     warm_up,
 )
 from ingest.kafka_metrics import StageSamples, WorkerMetrics, serve_metrics
@@ -94,7 +97,11 @@ def run_stage(
     """Run one stage in this process until stopped (or idle); `site`, the other stage's child
     process, is watched (its failure stops this one) and its metrics served with ours."""
     stage, detectors = stage_and_detectors
-    consumer = make_stage_consumer(settings, stage)
+    try:
+        consumer = make_stage_consumer(settings, stage)
+    except KafkaError as exc:
+        print(f"railbird run ({stage} stage): {unreachable(settings, exc)}", file=sys.stderr)  # noqa: T201
+        return 2
     try:
         partitions = check_copartitioned(consumer, settings.input_topics)
     except TopicLayoutError as exc:

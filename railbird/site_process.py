@@ -108,8 +108,10 @@ class SiteStageProcess:
             self._process.terminate()
 
     def wait(self) -> int:
-        self._process.join()
-        self._exited.wait(5)
+        # The listener joins the child when its pipe closes, which is when the child ends. Not
+        # joined here as well: two threads reaping one child race, and the loser reads no exit
+        # code ("exited with code None").
+        self._exited.wait()
         return self._exit_code()
 
     def _exit_code(self) -> int:
