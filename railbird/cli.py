@@ -102,7 +102,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-    return int(_handler(args.handler)(args))
+    try:
+        return int(_handler(args.handler)(args))
+    except Exception as exc:
+        reason = _unreachable_database(exc)
+        if reason is None:
+            raise
+        print(f"railbird {args.command}: {reason}", file=sys.stderr)  # noqa: T201
+        return 2
+
+
+def _unreachable_database(exc: BaseException) -> str | None:
+    """One line for a database that cannot be opened or reached (SQLAlchemy's
+    OperationalError: refused connection, bad credentials, unwritable file), instead of a
+    traceback; None for anything else. SQLAlchemy is looked up, not imported: a command that
+    never loaded it cannot have raised its error, and the CLI stays quick to import."""
+    errors = sys.modules.get("sqlalchemy.exc")
+    if errors is None or not isinstance(exc, errors.OperationalError):
+        return None
+    cause = " ".join(str(getattr(exc, "orig", None) or exc).split())
+    return (
+        f"database unavailable ({cause}); check the database URL (RAILBIRD_DATABASE_URL, or "
+        f"--database) and that its server is up"
+    )
 
 
 def _handler(name: str) -> Callable[[argparse.Namespace], int]:
