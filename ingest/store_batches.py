@@ -80,7 +80,32 @@ def write_together(writer: StoreWriter, requests: list[Request]) -> None:
 
 
 class SystematicStoreError(RuntimeError):
-    """Every record of a batch failed alone: the fault is not in any one record."""
+    """The fault is not in single records: every record of a batch failed alone, or more
+    records were set aside than a bad record now and then explains."""
+
+
+class SetAsideBudget:
+    """How many records may be set aside before the fault counts as systematic.
+
+    Why: in a quiet stream a batch may hold one record, which the every-record test cannot
+    tell from a bad record; a bug that every record hits would then dead-letter the stream one
+    record at a time. Past `floor` records, and more than `share` of all records seen, the
+    store stops instead (and the worker with it, committing nothing past it).
+    """
+
+    def __init__(self, share: float = 0.01, floor: int = 100) -> None:
+        self.share, self.floor = share, floor
+        self.records = 0
+        self.set_aside = 0
+
+    def spend(self, records: int, set_aside: int) -> None:
+        self.records += records
+        self.set_aside += set_aside
+        if self.set_aside > max(self.floor, self.share * self.records):
+            raise SystematicStoreError(
+                f"{self.set_aside} of {self.records} records could not be stored, more than "
+                f"{self.share:.0%}: the fault is not in single records"
+            )
 
 
 def _write_apart(writer: StoreWriter, requests: list[Request], first: Exception) -> int:

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ingest.store_batches import write_requests
+from ingest.store_batches import SetAsideBudget, write_requests
 from ingest.store_writer import StoreWriter
 from rules.actions import Action
 from rules.flags import Flag
@@ -184,6 +184,7 @@ def _serve(database_url: str, requests: Connection, acks: Connection, log_level:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     logging.basicConfig(level=log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     writer = StoreWriter(make_engine(database_url))
+    budget = SetAsideBudget()
     finished = False
     while not finished:
         try:
@@ -202,6 +203,7 @@ def _serve(database_url: str, requests: Connection, acks: Connection, log_level:
             return
         try:
             set_aside = write_requests(writer, requests_)  # records it cannot write
+            budget.spend(sum(map(_events_in, requests_)), set_aside)
         except Exception as exc:
             log.exception("store write failed; nothing after it will be committed")
             acks.send(("error", f"{type(exc).__name__}: {exc}"))

@@ -22,8 +22,8 @@ from ingest.jsonl_source import RawRecord
 from ingest.kafka_merge import Pending
 from ingest.kafka_outputs import send_dead_letter
 from ingest.kafka_settings import KafkaSettings
-from ingest.store_batches import SystematicStoreError, write_requests
-from ingest.store_process import StoreProcess
+from ingest.store_batches import SetAsideBudget, SystematicStoreError, write_requests
+from ingest.store_process import StoreFailedError, StoreProcess
 from ingest.store_writer import StoreWriter
 from rules.actions import Action
 from rules.flags import Flag
@@ -227,3 +227,34 @@ def test_bad_records_are_found_by_halving_not_one_write_each(engine: Engine) -> 
     reasons = sorted(reason.split(" could")[0] for _source, reason, _raw in found["dead"])
     assert reasons == ["chat record m-bad-1", "chat record m-bad-2"]
     assert Counting.writes <= 30, Counting.writes  # 130 records: one write each is 131
+
+
+def test_the_budget_allows_a_bad_record_now_and_then_but_not_a_habit() -> None:
+    budget = SetAsideBudget(share=0.01, floor=3)
+    for _ in range(3):
+        budget.spend(1, 1)  # up to the floor: a few bad records, however few were seen
+    budget.spend(400, 0)
+    budget.spend(1, 1)  # 4 of 404: within 1%
+    with pytest.raises(SystematicStoreError, match="5 of 405 records could not be stored"):
+        budget.spend(1, 1)
+
+
+def test_a_fault_every_lone_record_hits_stops_the_store_process(tmp_path: Path) -> None:
+    """A quiet stream: one record a batch, so no batch is "every record failed"; the budget
+    (100 records) is what stops the store, and the worker with it."""
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    engine = make_engine(url)
+    migrate(engine)
+    engine.dispose()
+    store = StoreProcess(url)
+    try:
+        store.write([("chat", chat("m-ok"))], [], [])
+        for i in range(100):  # each acknowledged before the next: never two in one batch
+            store.write([("chat", unstorable(f"m-{i}"))], [], [])
+            store.wait()
+        assert store.set_aside == 100
+        store.write([("chat", unstorable("m-100"))], [], [])
+        with pytest.raises(StoreFailedError, match="101 of 102 records could not be stored"):
+            store.wait()
+    finally:
+        store.close(timeout=10)
