@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ingest.store_batches import SetAsideBudget, write_requests
+from ingest.store_batches import Request, SetAsideBudget, write_requests
 from ingest.store_writer import StoreWriter
 from rules.actions import Action
 from rules.flags import Flag
@@ -36,11 +36,10 @@ from store.database import make_engine
 
 log = logging.getLogger(__name__)
 
-# Messages to the child: (ticket, "batch", [(event type, raw event)], flags, actions) or
-# (ticket, "dead", source, position, reason, raw); None = finish and exit.
+# Messages to the child: a `store_batches.Request`, or None = finish and exit.
 # Messages back: a ticket (durable), ("set_aside", ticket, n) (durable, n records of it set
 # aside in the dead-letter table), or ("error", description).
-_Request = tuple[Any, ...] | None
+_Request = Request | None
 
 
 class StoreFailedError(RuntimeError):
