@@ -14,8 +14,7 @@ One run on this machine, against a fresh single-node broker (or `--bootstrap`):
    more workers) and `--stage site` alone (one owner reads the whole stream);
    and with no detectors at all (`RAILBIRD_KAFKA_DETECTORS=none`): the worker's own overhead
    (Kafka, decoding, merge, store, commits), separated from the detectors' cost; each with the
-   CPU time all of the worker's processes spent per event (`bench.kafka_runs`); and one worker
-   with a single table-stage process, to show what the default of one per CPU buys;
+   CPU time all of the worker's processes spent per event (`bench.kafka_runs`);
 3. produce-to-flag latency at a paced rate: from sending a chat message to its flag arriving on
    `moderation.flags`, p50 / p99.
 Results go to docs/benchmarks-kafka.md with the command and the machine.
@@ -155,20 +154,7 @@ def machine() -> str:
 
 # (key, row label, settings changed, `railbird run` arguments): one timed worker run each.
 WORKER_RUNS: tuple[tuple[str, str, dict[str, Any], tuple[str, ...]], ...] = (
-    (
-        "both",
-        "`railbird run` (one worker as it runs by default: a table-stage process per CPU and "
-        "the site stage), SQLite store",
-        {},
-        (),
-    ),
-    (
-        "one-member",
-        "`railbird run` with one table-stage process (`RAILBIRD_KAFKA_TABLE_PROCESSES=1`, the "
-        "default before session 7) and the site stage, SQLite store",
-        {"table_processes": 1},
-        (),
-    ),
+    ("both", "`railbird run` (both stages: what one worker does), SQLite store", {}, ()),
     (
         "tables",
         "`--stage tables` (the part more workers share), SQLite store",

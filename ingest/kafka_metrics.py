@@ -19,27 +19,22 @@ log = logging.getLogger(__name__)
 
 TopicPartition = tuple[str, int]
 # (metric, type, [(labels, value)]) for every metric of one stage: plain data, so a stage in
-# another process (`railbird.stage_process`) can send it over a pipe.
+# another process (`railbird.site_process`) can send it over a pipe.
 Samples = list[tuple[str, str, list[tuple[str, float | int | None]]]]
 
 
 class StageSamples(Protocol):
-    """What `/metrics` renders: a stage's name, its member's (a worker's table stage may run
-    in several processes; "" if not) and its samples (local or sent by a child)."""
+    """What `/metrics` renders: a stage's name and its samples (local or sent by a child)."""
 
     @property
     def stage(self) -> str: ...
-
-    @property
-    def member(self) -> str: ...
 
     def samples(self) -> Samples: ...
 
 
 class WorkerMetrics:
-    def __init__(self, stage: str = "", member: str = "") -> None:
+    def __init__(self, stage: str = "") -> None:
         self.stage = stage  # a label on every sample, and the log line's prefix
-        self.member = member  # likewise, when a worker's stage runs in several processes
         self._lock = threading.Lock()
         self.records: Counter[str] = Counter()  # consumed and processed, by topic
         self.replayed: Counter[str] = Counter()  # re-read to rebuild state, outputs discarded
@@ -98,11 +93,6 @@ class WorkerMetrics:
         with self._lock:
             return sum(v for v in self.lag.values() if v is not None)
 
-    @property
-    def label(self) -> str:
-        """ "tables stage", or "tables stage, member 2" when the stage runs in several processes."""
-        return f"{self.stage} stage" + (f", member {self.member}" if self.member else "")
-
     def maybe_log(self, interval: float) -> None:
         now = time.monotonic()
         if now - self._last_log < interval:
@@ -116,7 +106,7 @@ class WorkerMetrics:
         self._last_log, self._last_log_events = now, events
         log.info(
             "kafka worker%s: %d records (%.0f/s), lag %d, %d flags, %d dead letters, %d replayed",
-            f" ({self.label})" if self.stage else "",
+            f" ({self.stage} stage)" if self.stage else "",
             events,
             rate,
             lag,
@@ -173,15 +163,10 @@ def _by(label: str, counts: Counter[str]) -> list[tuple[str, float | int | None]
 
 def render_metrics(stages: Sequence[StageSamples]) -> str:
     """The Prometheus text exposition format (version 0.0.4), every sample labelled with its
-    stage when the worker has one (`railbird run` runs a tables and a site stage), and with
-    its member when the stage runs in several processes."""
+    stage when the worker has one (`railbird run` runs a tables and a site stage)."""
     families: dict[str, tuple[str, list[str]]] = {}
     for metrics in stages:
-        stage = ",".join(
-            f'{label}="{value}"'
-            for label, value in (("stage", metrics.stage), ("member", metrics.member))
-            if value
-        )
+        stage = f'stage="{metrics.stage}"' if metrics.stage else ""
         for name, kind, samples in metrics.samples():
             lines = families.setdefault(name, (kind, []))[1]
             for labels, value in samples:

@@ -22,11 +22,6 @@ class KafkaSettings(BaseSettings):
     # partitions shared by every worker of `group_id`), "site" (the site-scoped ones, every
     # partition with one member of `<group_id>-site`, the others on standby), or both.
     stage: Literal["all", "tables", "site"] = "all"
-    # How many processes of one worker run the table stage, each a member of `group_id` with
-    # its share of the partitions (as Kafka Streams' `num.stream.threads`): the stage is
-    # CPU-bound Python, one interpreter lock a process. 0 = auto: one per CPU this process may
-    # use (`cpu_budget`), at most one per partition (more would stand by with nothing to do).
-    table_processes: int = Field(default=0, ge=0)
 
     chat_topic: str = "chat.messages"
     table_topic: str = "poker.table-events"

@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from detectors.detector import Detector, detector_scope
-from ingest.cpu_budget import usable_cpus
 from ingest.kafka_assignor import SingleOwnerAssignor
 from ingest.kafka_clients import make_consumer
 from ingest.kafka_settings import KafkaSettings
@@ -44,15 +43,6 @@ def chosen_stages(choice: str) -> tuple[StageName, ...]:
     if choice not in STAGES:
         raise ValueError(f"unknown stage {choice!r}: tables, site or all")
     return (choice,)
-
-
-def table_member_count(requested: int, partitions: int | None) -> int:
-    """The table-stage processes a worker runs: `requested`, or for 0 (auto) one per usable
-    CPU, at most one per partition (`partitions`: None when the topics could not be read; the
-    stage itself then reports why)."""
-    if requested > 0:
-        return requested
-    return max(1, min(usable_cpus(), partitions or 1))
 
 
 def stage_detectors(detectors: Sequence[Detector], stage: StageName) -> list[Detector]:

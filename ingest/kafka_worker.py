@@ -33,7 +33,6 @@ import logging
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -96,17 +95,7 @@ class KafkaWorker:
 
     # ---- the loop -------------------------------------------------------------------------
 
-    def run(
-        self,
-        stop: threading.Event,
-        exit_when_idle: float | None = None,
-        on_joined: Callable[[], None] | None = None,
-        hold: threading.Event | None = None,
-    ) -> None:
-        """Consume until `stop` (or idle that long). `on_joined` is called once, when this
-        member has first joined its group (the next member of the worker may then join);
-        nothing is processed until `hold` is set (all of the worker's members have joined:
-        what one processed before a rebalance moved it would be done twice)."""
+    def run(self, stop: threading.Event, exit_when_idle: float | None = None) -> None:
         self.consumer.subscribe(list(self.settings.input_topics))
         intake, commits = self.intake, self.commits
         backlog = False
@@ -115,19 +104,10 @@ class KafkaWorker:
             timeout = 0 if backlog else self.settings.poll_timeout_ms
             polled = self.consumer.poll(timeout_ms=timeout)
             reset = self._apply_rebalance()
-            if on_joined is not None and has_joined(self.consumer):
-                on_joined()
-                on_joined = None
             intake.buffer(polled, skip=reset)
             intake.pause_full()
-            if hold is not None and hold.is_set():
-                hold = None
-            ready = (
-                self.merge.release(
-                    self._progress, intake.caught_up, limit=self.settings.max_poll_records
-                )
-                if hold is None
-                else []
+            ready = self.merge.release(
+                self._progress, intake.caught_up, limit=self.settings.max_poll_records
             )
             backlog = len(ready) >= self.settings.max_poll_records
             if ready:

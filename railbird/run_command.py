@@ -1,11 +1,9 @@
 """`railbird run`: one Kafka worker; start as many as there are partitions to share.
 
-It runs both stages (`ingest.kafka_stages`) by default: the table stage in this process and
-in `RAILBIRD_KAFKA_TABLE_PROCESSES` - 1 child processes (one per CPU by default, each a member
-of the table group with its share of the partitions), and the site stage in one more child
-(`railbird.stage_process`), so that the CPU-bound loops use every core instead of taking turns
-on one interpreter lock. `--stage` (or `RAILBIRD_KAFKA_STAGE`) runs one stage only, to place
-them on different machines.
+It runs both stages (`ingest.kafka_stages`) by default: the table stage in this process and the
+site stage in a child process (`railbird.site_process`), so that the two CPU-bound loops use two
+cores instead of taking turns on one interpreter lock. `--stage` (or `RAILBIRD_KAFKA_STAGE`)
+runs one stage only, to place them on different machines.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from detectors.registry import DETECTOR_TYPES, build_detectors
 from ingest.kafka_clients import (
     TopicLayoutError,
     check_copartitioned,
-    make_consumer,
     make_producer,
     unreachable,
     warm_up,
@@ -37,12 +34,11 @@ from ingest.kafka_stages import (
     chosen_stages,
     make_stage_consumer,
     stage_detectors,
-    table_member_count,
 )
 from ingest.kafka_worker import KafkaWorker
 from ingest.store_process import StoreProcess
 from railbird.gc_tuning import tune_for_streaming
-from railbird.stage_process import StageProcess, join_in_turn, release
+from railbird.site_process import SiteStageProcess
 from rules.pipeline import Pipeline
 from store.database import make_engine, migrate
 from store.settings import StoreSettings
@@ -75,29 +71,18 @@ def run_worker(args: argparse.Namespace) -> int:
         settings.metrics_port = args.metrics_port
     if not getattr(args, "no_store", False):
         _migrate()  # once, before any stage's store process writes
-    members = 1
-    if "tables" in by_stage:
-        requested = settings.table_processes
-        members = table_member_count(requested, None if requested else _partition_count(settings))
-    if len(by_stage) == 1 and members == 1:
+    if len(by_stage) == 1:
         return run_stage(args, settings, *by_stage.items())
-    first, *others = by_stage.items()
-    children = [
-        *(StageProcess(args, "tables", member=str(n)) for n in range(2, members + 1)),
-        *(StageProcess(args, stage) for stage, _ in others),
-    ]
-    if members > 1:
-        args = argparse.Namespace(**{**vars(args), "member": "1"})
+    site = SiteStageProcess(args)
     code = 1
     try:
-        code = run_stage(args, settings, first, children=children)
+        code = run_stage(args, settings, ("tables", by_stage["tables"]), site=site)
     finally:
-        for child in children:
-            if code != 0:
-                child.stop()  # it finishes its batch, commits and exits (a signal did so too)
-            # Else this stage ended idle (`--exit-when-idle`): the others end on their own.
-        failed = [child.wait() for child in children]  # a failure is logged by `child` itself
-    return code or (1 if any(failed) else 0)
+        if code != 0:
+            site.stop()  # it finishes its batch, commits and exits (a signal has done so too)
+        # Else this stage ended idle (`--exit-when-idle`): the site stage ends on its own.
+        site_code = site.wait()  # a failure is logged by `site` itself
+    return code or (1 if site_code != 0 else 0)
 
 
 def run_stage(
@@ -105,17 +90,12 @@ def run_stage(
     settings: KafkaSettings,
     stage_and_detectors: tuple[StageName, list[Detector]],
     *,
-    children: list[StageProcess] | None = None,
+    site: SiteStageProcess | None = None,
     stop: threading.Event | None = None,
     on_metrics: MetricsHook | None = None,
-    on_ready: Callable[[], None] | None = None,
-    on_joined: Callable[[], None] | None = None,
-    hold: threading.Event | None = None,
 ) -> int:
-    """Run one stage in this process until stopped (or idle); `children`, the worker's other
-    stages and members in their processes, are watched (a failure stops this one) and their
-    metrics served with ours."""
-    children = children or []
+    """Run one stage in this process until stopped (or idle); `site`, the other stage's child
+    process, is watched (its failure stops this one) and its metrics served with ours."""
     stage, detectors = stage_and_detectors
     try:
         consumer = make_stage_consumer(settings, stage)
@@ -131,10 +111,10 @@ def run_stage(
     store = _start_store() if not getattr(args, "no_store", False) else None
     producer = make_producer(settings)
     warm_up(producer, (settings.flags_topic, settings.actions_topic))
-    metrics = WorkerMetrics(stage, getattr(args, "member", None) or "")
+    metrics = WorkerMetrics(stage)
     if on_metrics is not None:
         on_metrics(metrics)
-    served: list[StageSamples] = [metrics, *(child.metrics for child in children)]
+    served: list[StageSamples] = [metrics, *([site.metrics] if site is not None else [])]
     server = (
         serve_metrics(served, settings.metrics_host, settings.metrics_port)
         if settings.metrics_port
@@ -145,13 +125,13 @@ def run_stage(
     def on_signal(signum: int, _frame: FrameType | None) -> None:
         log.info("signal %d: finishing the batch, committing, exiting", signum)
         stop.set()
-        for child in children:
-            child.stop()
+        if site is not None:
+            site.stop()
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    for child in children:
-        child.on_failure(stop.set)
+    if site is not None:
+        site.on_failure(stop.set)
     worker = KafkaWorker(
         settings, Pipeline(detectors), consumer, producer, store, metrics, stage=stage
     )
@@ -164,30 +144,8 @@ def run_stage(
         ", ".join(settings.input_topics),
     )
     exit_when_idle = getattr(args, "exit_when_idle", None)
-    # A worker's members join one after the other (see `stage_process`): a child waits for
-    # its turn; this process, the first, lets the next one go once it has joined.
-    if on_ready is not None:
-        on_ready()
-    members = [child for child in children if child.stage == stage]
-    for child in children:
-        if child not in members:
-            threading.Thread(target=release, args=(child,), daemon=True).start()
-    if members:
-        joined, hold = on_joined, threading.Event()
-        all_joined = hold
-
-        def on_joined() -> None:
-            if joined is not None:
-                joined()
-            threading.Thread(
-                target=join_in_turn,
-                args=(members, all_joined),
-                name="railbird-join",
-                daemon=True,
-            ).start()
-
     try:
-        worker.run(stop, exit_when_idle=exit_when_idle, on_joined=on_joined, hold=hold)
+        worker.run(stop, exit_when_idle=exit_when_idle)
     finally:
         if store is not None:
             store.close()  # also after a failure: the child must not outlive the worker
@@ -196,23 +154,8 @@ def run_stage(
         consumer.close(autocommit=False)
         if server is not None:
             server.shutdown()
-    print(f"railbird run ({metrics.label}): {metrics.summary()}", file=sys.stderr)  # noqa: T201
-    return 1 if any(child.failed() for child in children) else 0
-
-
-def _partition_count(settings: KafkaSettings) -> int | None:
-    """The input topics' partition count, to size the table stage by; None if they cannot be
-    read (the stage then says why, in one line)."""
-    try:
-        consumer = make_consumer(settings, group_id=None)
-    except KafkaError:
-        return None
-    try:
-        return check_copartitioned(consumer, settings.input_topics)
-    except (KafkaError, TopicLayoutError):
-        return None
-    finally:
-        consumer.close()
+    print(f"railbird run ({stage} stage): {metrics.summary()}", file=sys.stderr)  # noqa: T201
+    return 1 if site is not None and site.failed() else 0
 
 
 def _migrate() -> None:

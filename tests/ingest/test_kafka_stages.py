@@ -13,10 +13,9 @@ from detectors.events import AnyEvent
 from detectors.findings import Finding
 from detectors.registry import DETECTOR_TYPES, build_detectors
 from detectors.state import State
-from ingest import kafka_stages
 from ingest.kafka_metrics import WorkerMetrics, render_metrics
 from ingest.kafka_stages import chosen_stages, has_joined, stage_detectors
-from railbird.stage_process import RemoteMetrics
+from railbird.site_process import RemoteMetrics
 
 
 def test_the_site_stage_runs_exactly_the_detectors_whose_state_spans_tables() -> None:
@@ -108,7 +107,7 @@ def test_metrics_carry_the_stage_label_and_one_type_line_per_metric() -> None:
 
 
 def test_a_child_stages_metrics_render_from_the_snapshot_it_sent_through_a_pipe() -> None:
-    """The site stage runs in a child process (`railbird.stage_process`); its samples cross a
+    """The site stage runs in a child process (`railbird.site_process`); its samples cross a
     real pipe (pickled, as the child sends them) and render like a local stage's."""
     site = _after_one_batch("site", "hand", 4, flags=1, lag={("hand", 2): 0})
     remote = RemoteMetrics("site")
@@ -123,34 +122,3 @@ def test_a_child_stages_metrics_render_from_the_snapshot_it_sent_through_a_pipe(
 
     assert steady(render_metrics([tables, remote])) == steady(render_metrics([tables, site]))
     assert 'railbird_kafka_records_total{stage="site",topic="hand"} 4' in render_metrics([remote])
-
-
-def test_table_members_in_several_processes_render_as_distinct_series() -> None:
-    """With two table-stage processes, each member's counters are a series of their own (one
-    `member` label apart), so Prometheus can sum them; with one, nothing changes."""
-    one = _after_one_batch("tables", "chat", 7, flags=2, lag={("chat", 0): 0})
-    two = _after_one_batch("tables", "chat", 5, flags=1, lag={("chat", 3): 0})
-    one.member, remote = "1", RemoteMetrics("tables", "2")
-    remote.update(two.samples())
-    lines = render_metrics([one, remote]).splitlines()
-    assert 'railbird_kafka_records_total{stage="tables",member="1",topic="chat"} 7' in lines
-    assert 'railbird_kafka_records_total{stage="tables",member="2",topic="chat"} 5' in lines
-    assert lines.count("# TYPE railbird_kafka_records_total counter") == 1
-    assert one.label == "tables stage, member 1"
-    assert WorkerMetrics("tables").label == "tables stage"
-
-
-@pytest.mark.parametrize(
-    ("requested", "partitions", "cpus", "members"),
-    [
-        (0, 6, 2, 2),  # auto: one per usable CPU
-        (0, 6, 16, 6),  # ... at most one per partition
-        (0, None, 4, 1),  # topics unreadable: one (the stage reports why)
-        (3, 6, 1, 3),  # asked for: as asked, whatever the CPUs
-    ],
-)
-def test_table_member_count(
-    monkeypatch: pytest.MonkeyPatch, requested: int, partitions: int | None, cpus: int, members: int
-) -> None:
-    monkeypatch.setattr(kafka_stages, "usable_cpus", lambda: cpus)
-    assert kafka_stages.table_member_count(requested, partitions) == members
