@@ -33,7 +33,9 @@ def around_hand(
     minutes = (end - start) / 60_000
     names = [p.name for p in dealt]
     hand = result.hand
-    winners = {w["player_id"] for w in hand["winners"]}
+    # A dict, not a set: the winners are iterated and the first one is named, and a set of
+    # strings would order them by PYTHONHASHSEED, so a seed's output would vary between runs.
+    winners = dict.fromkeys(w["player_id"] for w in hand["winners"])
     pot = sum(w["amount"] for w in hand["winners"])
     showdown = bool(hand["showdown"])
     latest = end  # the next deal waits for every line that must not land in a hand
