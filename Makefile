@@ -3,9 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
-SRC    := railbird api ingest store rules detectors sim tests bench scripts
+SRC    := railbird api ingest store rules detectors sim tests bench
 
-.PHONY: install native pure lint format test test-fast demo kafka-fetch kafka-up kafka-down kafka-status \
+.PHONY: install lint format test test-fast demo kafka-fetch kafka-up kafka-down kafka-status \
         pg-up pg-down \
         bench bench-chat bench-kafka bench-scan bench-store clean
 
@@ -15,22 +15,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# The hot modules compiled with mypyc beside their source (railbird/native.py says which and
-# why); rebuilt only when a source changed. RAILBIRD_PURE_PYTHON=1 removes them instead.
 install: $(STAMP)
-	$(BIN)/python scripts/build_native.py
-
-native: $(STAMP)
-	$(BIN)/python scripts/build_native.py --force
-
-pure: $(STAMP)
-	RAILBIRD_PURE_PYTHON=1 $(BIN)/python scripts/build_native.py
 
 lint: install
 	$(BIN)/ruff check $(SRC)
 	$(BIN)/ruff format --check $(SRC)
 	$(BIN)/mypy
-	$(BIN)/mypy scripts/build_native.py
 	$(BIN)/lint-imports
 
 format: install
@@ -83,5 +73,4 @@ bench-store: install
 	$(BIN)/python -m bench.store_rows
 
 clean:
-	test ! -d $(VENV) || RAILBIRD_PURE_PYTHON=1 $(BIN)/python scripts/build_native.py
-	rm -rf $(VENV) .mypy_cache .ruff_cache var build
+	rm -rf $(VENV) .mypy_cache .ruff_cache var

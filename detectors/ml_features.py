@@ -108,8 +108,7 @@ def words(text: str) -> list[Word]:
     known = _words.get
     entries = [known(raw) or _word(raw) for raw in encoded.translate(_SEPARATE).split()]
     if _DROPPED in entries:
-        # Equality, not identity: compiled (mypyc) code unboxes fixed-length tuples.
-        return [e for e in entries if e != _DROPPED]
+        return [e for e in entries if e is not _DROPPED]
     return entries
 
 

@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from railbird import train_command
-from railbird.native import stale_message, stale_sources
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -98,10 +97,6 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    stale = stale_sources()
-    if stale:  # an extension shadows its source: never run code the repository no longer has
-        print(f"railbird {args.command}: {stale_message(stale)}", file=sys.stderr)  # noqa: T201
-        return 2
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

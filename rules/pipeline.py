@@ -13,8 +13,6 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from mypy_extensions import mypyc_attr
-
 from detectors.detector import EVENT_TYPES, Detector, consumed_types
 from detectors.events import AnyEvent
 from detectors.findings import SEVERITY_RANK
@@ -48,8 +46,6 @@ class PipelineMetrics:
     detector_errors: Counter[str] = field(default_factory=Counter)
 
 
-# Compiled with mypyc (railbird/native.py); tests subclass it with the former dispatch loop.
-@mypyc_attr(allow_interpreted_subclasses=True)
 class Pipeline:
     def __init__(self, detectors: Sequence[Detector], rulebook: RuleBook | None = None) -> None:
         names = [d.name for d in detectors]
