@@ -22,14 +22,15 @@ Rules, following pokerkit where the two could differ so the cross-check is exact
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from sim.hand_rank import CARD_CODE, DECK, evaluate
-from sim.pots import award, eliminations, pot_levels, return_uncalled
+from sim.hand_clock import HandClock, think_ms
+from sim.hand_rank import DECK
+from sim.hand_record import hand_result
+from sim.pots import settle
 from sim.table_view import (
     DecisionView,
     HandResult,
@@ -42,19 +43,6 @@ from sim.table_view import (
 
 STREETS: tuple[Street, ...] = ("preflop", "flop", "turn", "river")
 _BOARD_AFTER: dict[str, int] = {"preflop": 0, "flop": 3, "turn": 4, "river": 5}
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MS = timedelta(milliseconds=1)
-_THINK_MU = math.log(3.0)  # median think time 3 s
-_THINK_SIGMA = 0.7  # ~90% of decisions between 1 and 9.5 s
-
-
-def rfc3339(ts: datetime) -> str:
-    """Contract timestamp: UTC, milliseconds, `Z`."""
-    return ts.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _think_ms(rng: random.Random) -> int:
-    return int(1000.0 * min(30.0, max(0.4, rng.lognormvariate(_THINK_MU, _THINK_SIGMA))))
 
 
 def position_order(seats: Sequence[SeatState], button_seat: int) -> list[SeatState]:
@@ -83,11 +71,11 @@ def play_hand(
     deck: Sequence[str] | None = None,
 ) -> HandResult:
     """Play one hand to the end; `deck` forces the cards (see the module docstring)."""
-    hand = _Hand(hand_id, table_id, tournament_id, started_at, button_seat, seats, rng)
+    hand = HandInPlay(hand_id, table_id, tournament_id, started_at, button_seat, seats, rng)
     return hand.play(small_blind, big_blind, ante, policies, deck)
 
 
-class _Hand:
+class HandInPlay:
     """Mutable state of one hand; arrays are indexed by position (see module docstring)."""
 
     def __init__(
@@ -104,7 +92,8 @@ class _Hand:
             raise ValueError("a hand needs at least two players")
         self.players: list[SeatState] = position_order(seats, button_seat)
         self.hand_id, self.table_id, self.tournament_id = hand_id, table_id, tournament_id
-        self.started_at = started_at.astimezone(UTC)
+        self.time = HandClock(started_at)
+        self.started_at = self.time.started_at
         self.button_seat = button_seat
         self.rng = rng
         n = self.n = len(self.players)
@@ -121,34 +110,17 @@ class _Hand:
         self.street_actions: list[tuple[str, str, int]] = []
         self.preflop_aggressor: str | None = None
         self.clock = 0  # milliseconds since started_at
-        self.epoch_ms = (self.started_at - _EPOCH) // _MS
-        self.minute = (-1, "")  # (minute since epoch, "YYYY-MM-DDTHH:MM:") for fast stamps
         self.fold_ms: dict[str, int] = {}
         self.street_ms: dict[str, int] = {}
         self.seat_order = sorted(range(n), key=lambda i: self.players[i].seat)
         self.others = [[j for j in self.seat_order if j != i] for i in range(n)]
         self.small_blind = self.big_blind = self.ante = 0
         self.views: list[OpponentView | None] = [None] * n
-        self.stamp: tuple[int, str] = (-1, "")
 
     # -- recording -------------------------------------------------------------------------
-    def _at(self, offset_ms: int) -> datetime:
-        return self.started_at + timedelta(milliseconds=offset_ms)
-
-    def _rfc3339(self, offset_ms: int) -> str:
-        """`rfc3339` of started_at + offset, formatting only the minute through datetime."""
-        total = self.epoch_ms + offset_ms
-        minute = total // 60_000
-        if self.minute[0] != minute:
-            prefix = (_EPOCH + timedelta(minutes=minute)).strftime("%Y-%m-%dT%H:%M:")
-            self.minute = (minute, prefix)
-        return f"{self.minute[1]}{total // 1000 % 60:02d}.{total % 1000:03d}Z"
-
     def _record(self, street: Street, i: int, action: str, amount: int, to: int | None) -> None:
-        if self.stamp[0] != self.clock:
-            self.stamp = (self.clock, self._rfc3339(self.clock))
         event: dict[str, Any] = {
-            "ts": self.stamp[1],
+            "ts": self.time.stamp(self.clock),
             "street": street,
             "player_id": self.ids[i],
             "action": action,
@@ -309,7 +281,7 @@ class _Hand:
         if player.sitting_out:
             self.clock += int(self.rng.uniform(300.0, 1000.0))
             return "fold", 0
-        self.clock += _think_ms(self.rng)
+        self.clock += think_ms(self.rng)
         view = DecisionView(
             hand_id=self.hand_id,
             table_id=self.table_id,
@@ -349,59 +321,19 @@ class _Hand:
         return view
 
     def _finish(self) -> HandResult:
-        n, stack = self.n, self.stack
-        return_uncalled(self.contrib, stack)
-        live = [i for i in range(n) if not self.folded[i]]
-        values = dict.fromkeys(live, 0)
-        if len(live) > 1:
-            for i in live:
-                values[i] = evaluate([CARD_CODE[c] for c in (*self.holes[i], *self.board)])
-        winners, pot_winners = award(pot_levels(self.contrib, live), values, self.ids, stack)
-        if sum(stack) != sum(self.start):
-            raise AssertionError(f"chips not conserved in hand {self.hand_id}")
-        eliminated: list[dict[str, Any]] = []
-        if self.tournament_id is not None:
-            bounties = [p.bounty for p in self.players]
-            eliminated = eliminations(stack, pot_winners, self.ids, bounties)
-        showdown = len(live) > 1
-        wrap_up = self.rng.uniform(1500.0, 3000.0) if showdown else self.rng.uniform(500.0, 1500.0)
-        self.clock += int(wrap_up)
-        hand: dict[str, Any] = {
-            "type": "hand",
-            "hand_id": self.hand_id,
-            "table_id": self.table_id,
-            "tournament_id": self.tournament_id,
-            "game": "NLHE",
-            "started_at": rfc3339(self.started_at),
-            "ended_at": self._rfc3339(self.clock),
-            "button_seat": self.button_seat,
-            "small_blind": self.small_blind,
-            "big_blind": self.big_blind,
-            "ante": self.ante,
-            "seats": [
-                {
-                    "seat": self.players[i].seat,
-                    "player_id": self.ids[i],
-                    "stack": self.start[i],
-                    "bounty": self.players[i].bounty,
-                    "hole_cards": list(self.holes[i]),
-                }
-                for i in self.seat_order
-            ],
-            "actions": self.actions,
-            "board": list(self.board),
-            "showdown": [{"player_id": self.ids[i], "cards": list(self.holes[i])} for i in live]
-            if showdown
-            else [],
-            "winners": winners,
-            "eliminated": eliminated,
-        }
-        return HandResult(
-            hand=hand,
-            started_at=self.started_at,
-            ended_at=self._at(self.clock),
-            final_stacks=dict(zip(self.ids, stack, strict=True)),
-            eliminated=[e["player_id"] for e in eliminated],
-            fold_times={pid: self._at(ms) for pid, ms in self.fold_ms.items()},
-            street_times={street: self._at(ms) for street, ms in self.street_ms.items()},
+        stack = self.stack
+        live = [i for i in range(self.n) if not self.folded[i]]
+        winners, eliminated = settle(
+            self.contrib,
+            stack,
+            live,
+            [(*hole, *self.board) for hole in self.holes],
+            self.ids,
+            None if self.tournament_id is None else [p.bounty for p in self.players],
+            self.hand_id,
         )
+        wrap_up = (
+            self.rng.uniform(1500.0, 3000.0) if len(live) > 1 else self.rng.uniform(500.0, 1500.0)
+        )
+        self.clock += int(wrap_up)
+        return hand_result(self, live, winners, eliminated)

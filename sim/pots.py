@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from sim.hand_rank import CARD_CODE, evaluate
+
 PotLevels = list[tuple[int, list[int]]]  # (amount, eligible indices)
 PotWinners = list[tuple[list[int], list[int]]]  # (eligible, winners) per level
 
@@ -86,3 +88,30 @@ def eliminations(
                 by.extend(ids[w] for w in won if ids[w] not in by)
         eliminated.append({"player_id": ids[i], "by": by, "bounty_awarded": bounties[i]})
     return eliminated
+
+
+def settle(
+    contrib: list[int],
+    stack: list[int],
+    live: Sequence[int],
+    cards: Sequence[Sequence[str]],
+    ids: Sequence[str],
+    bounties: Sequence[int | None] | None,
+    hand_id: str,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """End a hand: uncalled bets back, each pot paid (`stack` updated), the busted listed.
+
+    `cards[i]` is player i's seven cards (hole cards and board), read only at a showdown;
+    `bounties` is None outside tournaments, where nobody is eliminated. Returns the contract's
+    `winners` and `eliminated`."""
+    chips_before = sum(stack) + sum(contrib)
+    return_uncalled(contrib, stack)
+    values = dict.fromkeys(live, 0)
+    if len(live) > 1:
+        for i in live:
+            values[i] = evaluate([CARD_CODE[c] for c in cards[i]])
+    winners, pot_winners = award(pot_levels(contrib, live), values, ids, stack)
+    if sum(stack) != chips_before:
+        raise AssertionError(f"chips not conserved in hand {hand_id}")
+    eliminated = [] if bounties is None else eliminations(stack, pot_winners, ids, bounties)
+    return winners, eliminated

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from sim.holdem import play_hand, position_order, rfc3339
+from sim.hand_clock import rfc3339
+from sim.holdem import play_hand, position_order
 from sim.table_view import DecisionView, HandResult, Move, SeatState
 from tests.sim import RandomPolicy, random_table
 
