@@ -123,6 +123,17 @@ def raw_consume(settings: KafkaSettings, count: int) -> Rate:
     return Rate(count / seconds, cpu / count * 1e6, cpu / seconds)
 
 
+def warm_broker(settings: KafkaSettings, workdir: Path, count: int) -> None:
+    """One raw consume and one worker run, not measured: a broker just started runs its
+    fetch and produce paths in the JVM's interpreter and first JIT tier for a while, spending
+    CPU that on a small machine is taken from whatever is being measured; a production broker
+    has been up for days."""
+    raw_consume(settings, count)
+    where = workdir / "warm-up"
+    where.mkdir()
+    worker_rate(settings.model_copy(update={"group_id": f"{settings.group_id}-warm"}), where, count)
+
+
 def median_rate(samples: list[Rate]) -> Rate:
     """The sample with the median events/s (the middle one of an odd count): a baseline that
     one lucky or unlucky sample cannot move."""
