@@ -26,19 +26,15 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import signal
 import sys
 import tempfile
-import threading
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import kafka
-import orjson
-from kafka import KafkaConsumer, TopicPartition
 
+from bench.kafka_latency import latency
 from bench.kafka_runs import (
     PARTITIONS,
     REPO,
@@ -48,93 +44,12 @@ from bench.kafka_runs import (
     produce,
     raw_consume,
     settings_for,
-    start_worker,
     warm_broker,
     with_distinct_texts,
     worker_rate,
 )
-from detectors.detector import detector_scope
-from detectors.registry import DETECTOR_TYPES
-from ingest.kafka_clients import make_producer, warm_up
-from ingest.kafka_codec import event_key
 from ingest.kafka_settings import KafkaSettings
 from tests.integration.kafka_broker import start_broker
-from tests.integration.net import free_port, scrape_metrics
-
-Percentiles = tuple[float, float, int]  # p50 ms, p99 ms, flags timed
-STAGE_OF_DETECTOR = {
-    t.name: "site" if detector_scope(t) == "site" else "tables" for t in DETECTOR_TYPES
-}
-
-
-def latency(
-    settings: KafkaSettings, workdir: Path, messages: list[dict[str, Any]], rate: float
-) -> tuple[dict[str, Percentiles], float]:
-    """Produce-to-flag percentiles of each stage's flags, and the worker's lag at the end,
-    producing `rate` messages/s (the site stage holds live records: see kafka_merge)."""
-    port = free_port()
-    worker = start_worker(settings, workdir, port)
-    try:
-        deadline = time.monotonic() + 60
-        # Both stages own every partition (one worker): 18 each.
-        while sum(k.startswith("railbird_kafka_consumer_lag{") for k in scrape_metrics(port)) < 36:
-            assert time.monotonic() < deadline, "worker never got its partitions"
-            time.sleep(0.1)
-        sent: dict[str, float] = {}
-        arrived: list[tuple[float, list[str], str]] = []
-        stop = threading.Event()
-
-        def watch() -> None:
-            consumer = KafkaConsumer(bootstrap_servers=settings.bootstrap_servers)
-            tps = [TopicPartition(settings.flags_topic, p) for p in range(PARTITIONS)]
-            consumer.assign(tps)
-            consumer.seek_to_end(*tps)
-            while not stop.is_set():
-                for batch in consumer.poll(timeout_ms=50).values():
-                    now = time.time()
-                    flags = [orjson.loads(r.value) for r in batch]
-                    arrived.extend(
-                        (now, f["message_ids"], STAGE_OF_DETECTOR[f["detector"]]) for f in flags
-                    )
-            consumer.close()
-
-        watcher = threading.Thread(target=watch, daemon=True)
-        watcher.start()
-        time.sleep(1.0)
-        producer = make_producer(settings, linger_ms=0)
-        # The first send would block on the topic's metadata: not part of produce-to-flag.
-        warm_up(producer, [settings.chat_topic])
-        started = time.perf_counter()
-        for i, m in enumerate(messages):
-            delay = started + i / rate - time.perf_counter()
-            if delay > 0:
-                time.sleep(delay)
-            sent[m["message_id"]] = time.time()
-            producer.send(settings.chat_topic, key=event_key(m), value=orjson.dumps(m))
-        producer.flush()
-        producer.close()
-        time.sleep(3.0)
-        stop.set()
-        watcher.join(5)
-        lag = sum(
-            v for k, v in scrape_metrics(port).items() if k.startswith("railbird_kafka_consumer_l")
-        )
-    finally:
-        worker.send_signal(signal.SIGTERM)
-        worker.wait(60)
-    by_stage: dict[str, Percentiles] = {}
-    for stage in ("tables", "site", "all"):
-        waits = sorted(
-            (at - max(sent[i] for i in ids)) * 1000
-            for at, ids, of in arrived
-            if stage in (of, "all") and ids and all(i in sent for i in ids)
-        )
-        by_stage[stage] = (
-            (waits[len(waits) // 2], waits[min(len(waits) - 1, int(len(waits) * 0.99))], len(waits))
-            if waits
-            else (float("nan"), float("nan"), 0)
-        )
-    return by_stage, lag
 
 
 def machine() -> str:

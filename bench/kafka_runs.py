@@ -218,6 +218,11 @@ def worker_rate(settings: KafkaSettings, workdir: Path, count: int, *args: str) 
                 seconds, cpu = time.perf_counter() - first[0], tree_cpu_seconds(worker.pid)
                 events = count - first[1]
                 spent = cpu - first[2]
+                if events <= 0:
+                    raise RuntimeError(
+                        f"the worker had done all {count} records by the first sample: too few "
+                        f"to time (use more messages)"
+                    )
                 return Rate(events / seconds, spent / events * 1e6, spent / seconds, peak)
             if worker.poll() is not None:
                 raise RuntimeError(f"worker exited: {(workdir / 'worker.log').read_text()[-2000:]}")
