@@ -31,35 +31,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import ClassVar, Literal
+from typing import ClassVar
 
-from detectors.card_talk import CardMention, CardTalk, emoji_count, poker_talk
+from detectors.card_talk import CardTalk, emoji_count, poker_talk
 from detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
-from detectors.findings import Evidence, Finding, MeasureValue, Severity
+from detectors.findings import Evidence, Finding
+from detectors.in_hand_verdicts import (
+    RANK,
+    InHandMessage,
+    Verdict,
+    live_verdict,
+    retro_verdict,
+)
 from detectors.state import State
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    severity: Severity
-    kind: str  # evidence kind
-    summary: str
-    extra: dict[str, MeasureValue] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class _Message:
-    message_id: str
-    ts: datetime
-    player_id: str
-    kind: Literal["text", "emoji", "snapcam"]
-    text: str
-    private: bool
-    recipient_id: str | None
-    talk: CardTalk
-    railbird: bool
-    in_grace: bool
-    live: Severity | None = None
 
 
 @dataclass(slots=True)
@@ -69,7 +53,7 @@ class _Hand:
     tournament_id: str | None
     started_at: datetime
     players: frozenset[str]
-    messages: list[_Message] = field(default_factory=list)
+    messages: list[InHandMessage] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +126,7 @@ class InHandInfluence:
             talk = CardTalk()
         if event.kind != "text" and (private or emoji_count(event.text) > self.max_emoji):
             return []
-        message = _Message(
+        message = InHandMessage(
             event.message_id,
             event.ts,
             event.player_id,
@@ -155,7 +139,7 @@ class InHandInfluence:
             in_grace=event.ts - hand.started_at < self.grace,
         )
         hand.messages.append(message)
-        verdict = self._live_verdict(message)
+        verdict = live_verdict(message)
         if verdict is None:
             return []
         message.live = verdict.severity
@@ -171,20 +155,6 @@ class InHandInfluence:
                 return None
             hand = state.get((where[0], "hand"))
             return hand if hand is not None and hand.hand_id == where[1] else None
-        return None
-
-    def _live_verdict(self, m: _Message) -> Verdict | None:
-        if m.in_grace:
-            return None
-        who = _role(m, folded=None)
-        if m.kind != "text":
-            if not m.railbird:
-                return None
-            return Verdict("medium", f"{m.kind}_during_hand", f"{who} sent {_what(m)}")
-        talk = m.talk
-        if talk.strong or (m.railbird and (talk.imperative or talk.names_cards)):
-            kind = "private_card_talk" if m.private else _talk_kind(talk)
-            return Verdict("high", kind, f"{who} said '{talk.describe()}'")
         return None
 
     # -- retrospective ---------------------------------------------------------------------
@@ -208,64 +178,17 @@ class InHandInfluence:
                 # Sent after the hand was over: a live stream can deliver a table's chat before
                 # the hand's end (another topic, so another partition), but the history knows.
                 continue
-            verdict = self._retro_verdict(m, holdings, folds, previous)
+            verdict = retro_verdict(m, holdings, folds, previous)
             if verdict is None:
                 continue
-            if m.live is not None and _RANK[verdict.severity] <= _RANK[m.live]:
+            if m.live is not None and RANK[verdict.severity] <= RANK[m.live]:
                 continue
             findings.append(self._finding(hand, m, verdict, ts=event.ended_at))
         return findings
 
-    def _retro_verdict(
-        self,
-        m: _Message,
-        holdings: dict[str, tuple[str, ...]],
-        folds: dict[str, datetime],
-        previous: dict[str, tuple[str, ...]],
-    ) -> Verdict | None:
-        folded_at = folds.get(m.player_id)
-        folded = folded_at is not None and folded_at <= m.ts
-        who = _role(m, folded)
-        own = holdings.get(m.player_id)
-        talk = m.talk
-        hits = [x for x in talk.mentions if own and _specific(x, talk) and x.matches(own)]
-        stale = [x for x in talk.mentions if (p := previous.get(m.player_id)) and x.matches(p)]
-        if m.in_grace and stale and not hits:
-            return None  # talk about the previous hand, sent as this one was dealt
-        if folded and own and hits:
-            cards = " ".join(own)
-            summary = (
-                f"{who} named own folded hole cards ({cards}) as '{hits[0].text}' while hand "
-                f"was in play (folded at {folded_at:%H:%M:%S})"
-            )
-            extra: dict[str, MeasureValue] = {"hole_cards": list(own), "folded_at": _iso(folded_at)}
-            return Verdict("critical", "hole_card_leak", summary, extra)
-        live = [
-            p
-            for p, cards in holdings.items()
-            if p != m.player_id and (folds.get(p) is None or folds[p] > m.ts)
-            for x in talk.mentions
-            if (x.cards or (talk.holds_talk and len(x.ranks) == 2)) and x.matches(cards)
-        ]
-        if live:
-            cards = " ".join(holdings[live[0]])
-            summary = f"{who} named live hole cards of {live[0]} ({cards}) while hand was in play"
-            extra = {"hole_cards": list(holdings[live[0]]), "cards_of": live[0]}
-            return Verdict("critical", "live_cards_named", summary, extra)
-        if m.live is not None or not (folded or m.railbird):
-            return None
-        if m.kind != "text":
-            if m.in_grace:
-                return None
-            return Verdict("medium", f"{m.kind}_during_hand", f"{who} sent {_what(m)}")
-        if talk.strong or (not m.in_grace and (talk.imperative or talk.names_cards)):
-            kind = "private_card_talk" if m.private else _talk_kind(talk)
-            return Verdict("high", kind, f"{who} said '{talk.describe()}'")
-        return None
-
     # -- output ----------------------------------------------------------------------------
     def _finding(
-        self, hand: _Hand, m: _Message, verdict: Verdict, ts: datetime | None = None
+        self, hand: _Hand, m: InHandMessage, verdict: Verdict, ts: datetime | None = None
     ) -> Finding:
         severity, kind, summary = verdict.severity, verdict.kind, verdict.summary
         score = {"critical": self.score_critical, "high": self.score_live}.get(
@@ -301,35 +224,3 @@ class InHandInfluence:
                 details={"recipient": m.recipient_id} if m.private else {},
             ),
         )
-
-
-_RANK = {"low": 0, "medium": 1, "high": 2, "critical": 3}
-
-
-def _specific(mention: CardMention, talk: CardTalk) -> bool:
-    """Two ranks or exact cards, or a single rank said with fold talk ("folded the ace")."""
-    return len(mention.ranks) == 2 or bool(mention.cards) or talk.fold_talk
-
-
-def _talk_kind(talk: CardTalk) -> str:
-    if talk.advice:
-        return "advice_during_hand"
-    return "card_talk_during_hand" if talk.mentions else "action_talk_during_hand"
-
-
-def _role(m: _Message, folded: bool | None) -> str:
-    if m.railbird:
-        role = "railbird"
-    elif folded:
-        role = "folded player"
-    else:
-        role = "player dealt in"
-    return f"{role} {m.player_id}"
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _what(m: _Message) -> str:
-    return "a SnapCam broadcast" if m.kind == "snapcam" else f"emoji '{m.text}'"
