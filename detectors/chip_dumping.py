@@ -19,13 +19,8 @@ from typing import ClassVar
 
 from detectors.events import AnyEvent, HandEvent
 from detectors.findings import Evidence, Finding, Severity
-from detectors.pair_ledger import (
-    Counts,
-    PairLedger,
-    fisher_two,
-    poisson_tail,
-    shrunk_rate,
-)
+from detectors.pair_ledger import Counts, PairLedger
+from detectors.pair_stats import fisher_two, poisson_tail, shrunk_rate
 from detectors.state import State
 
 

@@ -20,13 +20,8 @@ from typing import ClassVar
 
 from detectors.events import AnyEvent, HandEvent
 from detectors.findings import Evidence, Finding, Severity
-from detectors.pair_ledger import (
-    Counts,
-    PairLedger,
-    binomial_sum_tail,
-    fisher_two,
-    shrunk_rate,
-)
+from detectors.pair_ledger import Counts, PairLedger
+from detectors.pair_stats import binomial_sum_tail, fisher_two, shrunk_rate
 from detectors.state import State
 
 
