@@ -1,8 +1,8 @@
 """A finished hand written down: the contract's `hand` event and the simulator's `HandResult`.
 
 Kept apart from the engine (`sim.holdem`): the engine decides what happened; this only puts it
-in the contract's shape (field names, seats in seat order, timestamps), which is what the
-detectors, the store and the PHH export read.
+in the contract's shape (field names, seats in seat order, timestamps), the same shape the
+site's own hand histories arrive in, so the detectors and the store cannot tell them apart.
 """
 
 from __future__ import annotations
