@@ -1,8 +1,8 @@
-"""Time inside one simulated hand: think times and the contract's timestamps, made fast.
+"""Time inside one simulated hand: think times, and offsets as datetimes and contract stamps.
 
-Why its own clock: a hand stamps every action, and `datetime.isoformat` per action was a
-visible share of the simulator's time; the clock formats each minute once through `datetime`
-and the seconds and milliseconds by hand, and re-uses the stamp of the current millisecond.
+The hand counts milliseconds from its start; the stamps are `sim.stream`'s (`fmt_ms`, which
+formats each second once), so a hand's actions and the rest of the simulated stream write
+time the same way.
 """
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ import math
 import random
 from datetime import UTC, datetime, timedelta
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MS = timedelta(milliseconds=1)
+from sim.stream import fmt_ms, to_ms
+
 _THINK_MU = math.log(3.0)  # median think time 3 s
 _THINK_SIGMA = 0.7  # ~90% of decisions between 1 and 9.5 s
 
 
 def rfc3339(ts: datetime) -> str:
     """Contract timestamp: UTC, milliseconds, `Z`."""
-    return ts.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return fmt_ms(to_ms(ts))
 
 
 def think_ms(rng: random.Random) -> int:
@@ -30,26 +30,14 @@ def think_ms(rng: random.Random) -> int:
 class HandClock:
     """Offsets in milliseconds since the hand started, as datetimes and as contract stamps."""
 
-    __slots__ = ("_minute", "_stamp", "epoch_ms", "started_at")
+    __slots__ = ("epoch_ms", "started_at")
 
     def __init__(self, started_at: datetime) -> None:
         self.started_at = started_at.astimezone(UTC)
-        self.epoch_ms = (self.started_at - _EPOCH) // _MS
-        self._minute = (-1, "")  # (minute since epoch, "YYYY-MM-DDTHH:MM:")
-        self._stamp = (-1, "")  # (offset, its stamp): actions often share a millisecond
+        self.epoch_ms = to_ms(self.started_at)
 
     def at(self, offset_ms: int) -> datetime:
         return self.started_at + timedelta(milliseconds=offset_ms)
 
     def stamp(self, offset_ms: int) -> str:
-        """`rfc3339` of started_at + offset, formatting only the minute through datetime."""
-        if self._stamp[0] == offset_ms:
-            return self._stamp[1]
-        total = self.epoch_ms + offset_ms
-        minute = total // 60_000
-        if self._minute[0] != minute:
-            prefix = (_EPOCH + timedelta(minutes=minute)).strftime("%Y-%m-%dT%H:%M:")
-            self._minute = (minute, prefix)
-        stamp = f"{self._minute[1]}{total // 1000 % 60:02d}.{total % 1000:03d}Z"
-        self._stamp = (offset_ms, stamp)
-        return stamp
+        return fmt_ms(self.epoch_ms + offset_ms)
