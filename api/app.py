@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from fastapi import FastAPI
 from sqlalchemy import Engine
 
-from api import (
+from railbird.api import (
     problems,
     routes_chat,
     routes_dead_letters,
@@ -16,10 +16,10 @@ from api import (
     routes_investigations,
     routes_restrictions,
 )
-from api.auth import KeyRing
-from api.chat_gate import ChatGate
-from detectors.detector import Detector
-from detectors.registry import build_detectors
+from railbird.api.auth import KeyRing
+from railbird.api.chat_gate import ChatGate
+from railbird.detectors.detector import Detector
+from railbird.detectors.registry import build_detectors
 
 
 def create_app(

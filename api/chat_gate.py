@@ -17,11 +17,11 @@ from datetime import UTC, datetime
 
 from sqlalchemy import Engine
 
-from api.restriction_store import Restriction, active_restrictions
-from detectors.detector import Detector
-from detectors.events import ChatEvent
-from detectors.findings import SEVERITY_RANK, Finding
-from detectors.state import TtlState
+from railbird.api.restriction_store import Restriction, active_restrictions
+from railbird.detectors.detector import Detector
+from railbird.detectors.events import ChatEvent
+from railbird.detectors.findings import SEVERITY_RANK, Finding
+from railbird.detectors.state import TtlState
 
 # Categories the chat server should hold back rather than deliver.
 BLOCKING = frozenset(

@@ -13,8 +13,8 @@ from typing import Any
 
 from sqlalchemy import Engine, or_, select
 
-from api.flag_queries import as_utc, flag_dict
-from store import schema
+from railbird.api.flag_queries import as_utc, flag_dict
+from railbird.store import schema
 
 
 def _rows(engine: Engine, query: Any) -> list[dict[str, Any]]:

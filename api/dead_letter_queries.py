@@ -2,7 +2,7 @@
 
 Three kinds land here, told apart by `source`: records `scan --store` rejected (the file's
 name), records the Kafka worker rejected (their topic; they are on `<topic>.dlq` too), and
-records the worker's store process could not write (`store`, see `ingest.store_batches`).
+records the worker's store process could not write (`store`, see `store.batches`).
 Keyset pagination on (ts, id), as for flags.
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 
 from sqlalchemy import Engine, and_, or_, select
 
-from api.flag_queries import as_utc, decode_cursor, encode_cursor
-from store import schema
+from railbird.api.flag_queries import as_utc, decode_cursor, encode_cursor
+from railbird.store import schema
 
 
 def list_dead_letters(

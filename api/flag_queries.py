@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Engine, and_, or_, select
 
-from store import schema
+from railbird.store import schema
 
 SEVERITIES = ("low", "medium", "high", "critical")
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, PlainSerializer
 
-from rules.flags import format_ts
+from railbird.rules.flags import format_ts
 
 # Times leave the API as the contract writes them: RFC 3339 UTC, milliseconds, "Z".
 Time = Annotated[datetime, PlainSerializer(format_ts, return_type=str)]

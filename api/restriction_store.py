@@ -14,8 +14,8 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, insert, or_, select, update
 
-from api.flag_queries import as_utc
-from store import schema
+from railbird.api.flag_queries import as_utc
+from railbird.store import schema
 
 RESTRICTING = ("mute_chat", "suspend_communication")
 

@@ -8,11 +8,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
-from api.auth import Principal, Role, require
-from api.chat_gate import ChatGate
-from api.models import ChatCheckIn, ChatCheckOut
-from api.routes_restrictions import restriction_out
-from detectors.events import ChatEvent
+from railbird.api.auth import Principal, Role, require
+from railbird.api.chat_gate import ChatGate
+from railbird.api.models import ChatCheckIn, ChatCheckOut
+from railbird.api.routes_restrictions import restriction_out
+from railbird.detectors.events import ChatEvent
 
 router = APIRouter(prefix="/v1/chat", tags=["chat"])
 ChatService = Annotated[Principal, Depends(require(Role.CHAT_SERVICE))]

@@ -11,9 +11,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 
-from api.auth import Principal, require
-from api.dead_letter_queries import list_dead_letters
-from api.models import DeadLetterOut, DeadLetterPage
+from railbird.api.auth import Principal, require
+from railbird.api.dead_letter_queries import list_dead_letters
+from railbird.api.models import DeadLetterOut, DeadLetterPage
 
 router = APIRouter(prefix="/v1/dead-letters", tags=["operations"])
 Admin = Annotated[Principal, Depends(require())]

@@ -7,9 +7,9 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 
-from api.auth import Principal, Role, require
-from api.flag_queries import FlagFilter, get_flag, list_flags
-from api.models import FlagOut, FlagPage
+from railbird.api.auth import Principal, Role, require
+from railbird.api.flag_queries import FlagFilter, get_flag, list_flags
+from railbird.api.models import FlagOut, FlagPage
 
 router = APIRouter(prefix="/v1/flags", tags=["flags"])
 Reader = Annotated[Principal, Depends(require(Role.ANALYST, Role.INVESTIGATOR))]

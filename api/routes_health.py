@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
-from api.models import Health
+from railbird.api.models import Health
 
 router = APIRouter(tags=["health"])
 

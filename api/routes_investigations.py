@@ -7,12 +7,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 
-from api.auth import Principal, Role, require
-from api.context_queries import flag_context, player_flags
-from api.flag_queries import get_flag
-from api.models import ContextOut, FlagOut, PlayerHistoryOut
-from api.restriction_store import player_restrictions
-from api.routes_restrictions import restriction_out
+from railbird.api.auth import Principal, Role, require
+from railbird.api.context_queries import flag_context, player_flags
+from railbird.api.flag_queries import get_flag
+from railbird.api.models import ContextOut, FlagOut, PlayerHistoryOut
+from railbird.api.restriction_store import player_restrictions
+from railbird.api.routes_restrictions import restriction_out
 
 router = APIRouter(prefix="/v1", tags=["investigations"])
 Investigator = Annotated[Principal, Depends(require(Role.INVESTIGATOR))]

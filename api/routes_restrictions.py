@@ -7,9 +7,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
 
-from api.auth import Principal, Role, require
-from api.models import LiftIn, RestrictionIn, RestrictionOut
-from api.restriction_store import (
+from railbird.api.auth import Principal, Role, require
+from railbird.api.models import LiftIn, RestrictionIn, RestrictionOut
+from railbird.api.restriction_store import (
     Restriction,
     apply_restriction,
     get_restriction,

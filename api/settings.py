@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from store.settings import StoreSettings
+from railbird.store.settings import StoreSettings
 
 
 class ApiSettings(StoreSettings):

@@ -24,14 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from detectors.chip_dumping import ChipDumping
-from detectors.detector import Detector
-from detectors.events import HandEvent, event_from_dict
-from detectors.findings import Finding
-from detectors.soft_play import SoftPlay
-from detectors.state import TtlState
-from sim.config import SimConfig
-from sim.run import simulate
+from railbird.detectors.collusion.chip_dumping import ChipDumping
+from railbird.detectors.collusion.soft_play import SoftPlay
+from railbird.detectors.detector import Detector
+from railbird.detectors.events import HandEvent, event_from_dict
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import TtlState
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
 
 CATEGORIES = ("chip_dumping", "soft_play")
 

@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from detectors.detector import Detector
-from detectors.events import ChatEvent, event_from_dict
-from detectors.registry import build_detectors
-from detectors.state import TtlState
+from railbird.detectors.detector import Detector
+from railbird.detectors.events import ChatEvent, event_from_dict
+from railbird.detectors.registry import build_detectors
+from railbird.detectors.state import TtlState
 
 ROOT = Path(__file__).resolve().parent.parent
 POKER_CHAT = ROOT / "tests" / "data" / "poker_chat.csv"

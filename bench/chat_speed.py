@@ -36,12 +36,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from detectors.events import AnyEvent, ChatEvent, event_from_dict
-from detectors.registry import build_detectors
-from railbird.gc_tuning import tune_for_streaming
-from rules.pipeline import Pipeline
-from sim.config import SimConfig
-from sim.run import simulate
+from railbird.detectors.events import AnyEvent, ChatEvent, event_from_dict
+from railbird.detectors.registry import build_detectors
+from railbird.ingest.gc_tuning import tune_for_streaming
+from railbird.rules.pipeline import Pipeline
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 POKER_CHAT = ROOT / "tests" / "data" / "poker_chat.csv"

@@ -28,11 +28,11 @@ from typing import Any
 
 import orjson
 
-from detectors.events import event_from_dict
-from detectors.registry import build_detectors
-from rules.pipeline import Pipeline
-from sim.config import SimConfig
-from sim.run import simulate, write_simulation
+from railbird.detectors.events import event_from_dict
+from railbird.detectors.registry import build_detectors
+from railbird.rules.pipeline import Pipeline
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate, write_simulation
 
 CATEGORIES = ("coordinated_sit_out", "bounty_collusion")
 DETECTORS = set(CATEGORIES)

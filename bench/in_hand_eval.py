@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from detectors.events import TableEvent, event_from_dict
-from detectors.registry import build_detectors
-from ingest.phh_import import import_events
-from rules.pipeline import Pipeline
-from sim.config import SimConfig
-from sim.run import simulate
+from railbird.detectors.events import TableEvent, event_from_dict
+from railbird.detectors.registry import build_detectors
+from railbird.ingest.phh.importer import import_events
+from railbird.rules.pipeline import Pipeline
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
 
 PHH_DIR = Path("/work/shared/data/phh")
 CATEGORY = "in_hand_influence"

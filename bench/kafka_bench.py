@@ -11,7 +11,7 @@ warmed up before anything is timed (or an existing one: `--bootstrap`):
 2. `railbird run` end to end (decode, every registered detector, rules, SQLite store, flags out,
    commit) on the same records, with and without the store, and the ratio to (1), timed from
    the first record processed to the last one committed (so stored); by default a worker runs
-   both stages (`ingest.kafka_stages`), so also `--stage tables` alone (what scales out with
+   both stages (`ingest.kafka.stages`), so also `--stage tables` alone (what scales out with
    more workers) and `--stage site` alone (one owner reads the whole stream);
    and with no detectors at all (`RAILBIRD_KAFKA_DETECTORS=none`): the worker's own overhead
    (Kafka, decoding, merge, store, commits), separated from the detectors' cost; each with the
@@ -48,7 +48,7 @@ from bench.kafka_runs import (
     with_distinct_texts,
     worker_rate,
 )
-from ingest.kafka_settings import KafkaSettings
+from railbird.ingest.kafka.settings import KafkaSettings
 from tests.integration.kafka_broker import start_broker
 
 

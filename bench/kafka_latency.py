@@ -3,7 +3,7 @@
 Apart from `bench.kafka_bench` because it is its own experiment: one worker, chat sent at a
 fixed rate instead of all at once, and a consumer on `moderation.flags` timing each flag from
 the send of the newest message it names. The site stage holds live records for a moment (see
-`ingest.kafka_merge`), so its flags are reported apart from the table stage's.
+`ingest.kafka.merge`), so its flags are reported apart from the table stage's.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ import orjson
 from kafka import KafkaConsumer, TopicPartition
 
 from bench.kafka_runs import PARTITIONS, start_worker
-from detectors.detector import detector_scope
-from detectors.registry import DETECTOR_TYPES
-from ingest.kafka_clients import make_producer, warm_up
-from ingest.kafka_codec import event_key
-from ingest.kafka_settings import KafkaSettings
+from railbird.detectors.detector import detector_scope
+from railbird.detectors.registry import DETECTOR_TYPES
+from railbird.ingest.kafka.clients import make_producer, warm_up
+from railbird.ingest.kafka.codec import event_key
+from railbird.ingest.kafka.settings import KafkaSettings
 from tests.integration.net import free_port, scrape_metrics
 
 Percentiles = tuple[float, float, int]  # p50 ms, p99 ms, flags timed

@@ -20,12 +20,12 @@ from typing import Any
 import orjson
 from kafka import KafkaConsumer, TopicPartition
 
-from ingest.kafka_clients import make_producer
-from ingest.kafka_codec import event_key
-from ingest.kafka_settings import KafkaSettings
-from rules.flags import format_ts
-from sim.config import SimConfig
-from sim.run import simulate
+from railbird.ingest.kafka.clients import make_producer
+from railbird.ingest.kafka.codec import event_key
+from railbird.ingest.kafka.settings import KafkaSettings
+from railbird.rules.flags import format_ts
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
 from tests.integration.net import free_port, scrape_metrics
 from tests.integration.procs import tree_cpu_seconds, tree_rss_mib
 from tests.integration.topics import prefixed_settings

@@ -18,9 +18,9 @@ from pathlib import Path
 import orjson
 
 from bench.machine import describe_machine
-from detectors.events import parse_event
-from sim.config import SimConfig
-from sim.run import write_simulation
+from railbird.detectors.events import parse_event
+from railbird.sim.config import SimConfig
+from railbird.sim.run import write_simulation
 
 OUT = Path("docs/benchmarks-scan.md")
 

@@ -21,9 +21,9 @@ import orjson
 
 from bench.kafka_runs import chat_messages
 from bench.machine import describe_machine
-from ingest.store_batches import write_requests
-from ingest.store_writer import StoreWriter
-from store.database import make_engine, migrate
+from railbird.store.batches import write_requests
+from railbird.store.database import make_engine, migrate
+from railbird.store.writer import StoreWriter
 
 OUT = Path("docs/benchmarks-store.md")
 BASELINE = 1000

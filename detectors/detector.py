@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import ClassVar, Protocol, runtime_checkable
 
-from detectors.events import AnyEvent
-from detectors.findings import Finding
-from detectors.state import State
+from railbird.detectors.events import AnyEvent
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import State
 
 EVENT_TYPES: frozenset[str] = frozenset({"chat", "table", "hand"})
 

@@ -9,24 +9,24 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from detectors.advertising import Advertising
-from detectors.bounty_collusion import BountyCollusion
-from detectors.chat_flood import ChatFlood
-from detectors.chip_dumping import ChipDumping
-from detectors.coordinated_sit_out import CoordinatedSitOut
-from detectors.detector import Detector
-from detectors.emoji_spam import EmojiSpam
-from detectors.harassment import Harassment
-from detectors.hate import Hate
-from detectors.impersonation import Impersonation
-from detectors.in_hand_influence import InHandInfluence
-from detectors.in_hand_private import PrivateInHandInfluence
-from detectors.malicious_link import MaliciousLink
-from detectors.ml_scorer import MlScorer
-from detectors.personal_info import PersonalInfo
-from detectors.profanity import Profanity
-from detectors.repeated_messages import RepeatedMessages
-from detectors.soft_play import SoftPlay
+from railbird.detectors.chat.advertising import Advertising
+from railbird.detectors.chat.chat_flood import ChatFlood
+from railbird.detectors.chat.emoji_spam import EmojiSpam
+from railbird.detectors.chat.harassment import Harassment
+from railbird.detectors.chat.hate import Hate
+from railbird.detectors.chat.impersonation import Impersonation
+from railbird.detectors.chat.malicious_link import MaliciousLink
+from railbird.detectors.chat.personal_info import PersonalInfo
+from railbird.detectors.chat.profanity import Profanity
+from railbird.detectors.chat.repeated_messages import RepeatedMessages
+from railbird.detectors.collusion.bounty_collusion import BountyCollusion
+from railbird.detectors.collusion.chip_dumping import ChipDumping
+from railbird.detectors.collusion.coordinated_sit_out import CoordinatedSitOut
+from railbird.detectors.collusion.soft_play import SoftPlay
+from railbird.detectors.detector import Detector
+from railbird.detectors.in_hand.in_hand_influence import InHandInfluence
+from railbird.detectors.in_hand.in_hand_private import PrivateInHandInfluence
+from railbird.detectors.ml.ml_scorer import MlScorer
 
 DETECTOR_TYPES: tuple[type[Detector], ...] = (
     Profanity,

@@ -13,11 +13,11 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from detectors.events import AnyEvent, EventError, event_from_dict
-from ingest.store_writer import StoreWriter
-from rules.actions import Action
-from rules.flags import Flag
-from rules.pipeline import Pipeline
+from railbird.detectors.events import AnyEvent, EventError, event_from_dict
+from railbird.rules.actions import Action
+from railbird.rules.flags import Flag
+from railbird.rules.pipeline import Pipeline
+from railbird.store.writer import StoreWriter
 
 log = logging.getLogger(__name__)
 

@@ -7,15 +7,15 @@ import sys
 from contextlib import ExitStack
 from typing import IO
 
-from detectors.registry import build_detectors
-from ingest.decode import Rejected
-from ingest.jsonl_source import read_jsonl
-from ingest.scan import scan_records
-from ingest.store_writer import StoreWriter
-from railbird.gc_tuning import tune_for_streaming
-from rules.pipeline import Pipeline
-from store.database import make_engine, migrate
-from store.settings import StoreSettings
+from railbird.detectors.registry import build_detectors
+from railbird.ingest.decode import Rejected
+from railbird.ingest.files.jsonl import read_jsonl
+from railbird.ingest.files.scan import scan_records
+from railbird.ingest.gc_tuning import tune_for_streaming
+from railbird.rules.pipeline import Pipeline
+from railbird.store.database import make_engine, migrate
+from railbird.store.settings import StoreSettings
+from railbird.store.writer import StoreWriter
 
 
 def _report_reject(rejected: Rejected) -> None:

@@ -16,15 +16,15 @@ from typing import Any
 
 import uvicorn
 
-from api.app import create_app
-from api.settings import ApiSettings
-from detectors.registry import build_detectors
-from ingest.live_feed import LiveFeed
-from ingest.store_writer import StoreWriter
-from rules.pipeline import Pipeline
-from sim.config import SimConfig
-from sim.run import simulate
-from store.database import make_engine, migrate
+from railbird.api.app import create_app
+from railbird.api.settings import ApiSettings
+from railbird.detectors.registry import build_detectors
+from railbird.ingest.live_feed import LiveFeed
+from railbird.rules.pipeline import Pipeline
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
+from railbird.store.database import make_engine, migrate
+from railbird.store.writer import StoreWriter
 
 
 def _events_only(config: SimConfig) -> Iterator[dict[str, Any]]:

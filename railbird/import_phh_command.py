@@ -9,7 +9,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import IO
 
-from ingest.phh_import import import_records
+from railbird.ingest.phh.importer import import_records
 
 
 def run_import_phh(args: argparse.Namespace) -> int:

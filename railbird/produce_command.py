@@ -5,12 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kafka.errors import KafkaError
-
-from ingest.jsonl_source import read_jsonl
-from ingest.kafka_clients import make_producer, unreachable
-from ingest.kafka_producer import produce_records
-from ingest.kafka_settings import KafkaSettings
+from railbird.ingest.files.jsonl import read_jsonl
+from railbird.ingest.kafka.clients import BrokerUnreachable, connect_producer
+from railbird.ingest.kafka.producer import produce_records
+from railbird.ingest.kafka.settings import KafkaSettings
 
 
 def run_produce(args: argparse.Namespace) -> int:
@@ -19,9 +17,9 @@ def run_produce(args: argparse.Namespace) -> int:
         return 2
     settings = KafkaSettings()
     try:
-        producer = make_producer(settings)
-    except KafkaError as exc:
-        print(f"railbird produce: {unreachable(settings, exc)}", file=sys.stderr)  # noqa: T201
+        producer = connect_producer(settings)
+    except BrokerUnreachable as exc:
+        print(f"railbird produce: {exc}", file=sys.stderr)  # noqa: T201
         return 2
     try:
         report = produce_records(

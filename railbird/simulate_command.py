@@ -6,8 +6,8 @@ import argparse
 import sys
 import time
 
-from sim.config import SimConfig
-from sim.run import write_simulation
+from railbird.sim.config import SimConfig
+from railbird.sim.run import write_simulation
 
 
 def run_simulate(args: argparse.Namespace) -> int:

@@ -11,14 +11,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--davidson", type=Path, required=True, help="Davidson tweets CSV")
     parser.add_argument("--sms", type=Path, required=True, help="SMS Spam Collection CSV")
     parser.add_argument(
-        "--out", type=Path, default=Path("detectors/models"), help="model directory"
+        "--out", type=Path, default=Path("detectors/ml/models"), help="model directory"
     )
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--sample", type=int, help="rows per corpus (quick runs only)")
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from ingest.train_model import train  # scikit-learn loads in seconds: only when training
+    from railbird.detectors.ml.training import (
+        train,  # scikit-learn loads in seconds: only when training
+    )
 
     for path in (args.davidson, args.sms):
         if not path.is_file():

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from rules.flags import format_ts
+from railbird.rules.flags import format_ts
 
 ActionKind = Literal[
     "warn",  # a system message to the player; no restriction

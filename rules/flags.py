@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from detectors.findings import Finding
+from railbird.detectors.findings import Finding
 
 
 def flag_id_for(finding: Finding) -> str:

@@ -13,13 +13,13 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from detectors.detector import EVENT_TYPES, Detector, consumed_types
-from detectors.events import AnyEvent
-from detectors.findings import SEVERITY_RANK
-from detectors.state import EventClock, TtlState
-from rules.actions import Action
-from rules.flags import Flag
-from rules.policy import RuleBook
+from railbird.detectors.detector import EVENT_TYPES, Detector, consumed_types
+from railbird.detectors.events import AnyEvent
+from railbird.detectors.findings import SEVERITY_RANK
+from railbird.detectors.state import EventClock, TtlState
+from railbird.rules.actions import Action
+from railbird.rules.flags import Flag
+from railbird.rules.policy import RuleBook
 
 log = logging.getLogger(__name__)
 

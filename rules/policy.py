@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from detectors.findings import GROUP_CATEGORIES, SEVERITY_RANK
-from detectors.state import TtlState
-from rules.actions import Action, ActionKind, action_id_for
-from rules.flags import Flag
+from railbird.detectors.findings import GROUP_CATEGORIES, SEVERITY_RANK
+from railbird.detectors.state import TtlState
+from railbird.rules.actions import Action, ActionKind, action_id_for
+from railbird.rules.flags import Flag
 
 Step = tuple[ActionKind, timedelta | None]
 MIN = timedelta(minutes=1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from sim.chat_lines import casual, expand
+from railbird.sim.chat_lines import casual, expand
 
 _CYRILLIC = {  # look-alike letters
     "a": "\u0430",

@@ -13,8 +13,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from sim.players import Player
-from sim.stream import Outbox
+from railbird.sim.players import Player
+from railbird.sim.stream import Outbox
 
 Handler = Callable[[int, Any], None]
 _STATE_ACTIONS = frozenset({"sit_out", "sit_in", "disconnect", "reconnect"})

@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from sim.agenda import Agenda
-from sim.config import SimConfig
-from sim.players import Player, new_player
-from sim.stream import Ids, Item, Outbox, fmt_ms
-from sim.table import TableRun
-from sim.teams import PairPolicy, Team
+from railbird.sim.agenda import Agenda
+from railbird.sim.config import SimConfig
+from railbird.sim.players import Player, new_player
+from railbird.sim.stream import Ids, Item, Outbox, fmt_ms
+from railbird.sim.table import TableRun
+from railbird.sim.teams import PairPolicy, Team
 
 
 class CashRun:

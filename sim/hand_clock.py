@@ -11,7 +11,7 @@ import math
 import random
 from datetime import UTC, datetime, timedelta
 
-from sim.stream import fmt_ms, to_ms
+from railbird.sim.stream import fmt_ms, to_ms
 
 _THINK_MU = math.log(3.0)  # median think time 3 s
 _THINK_SIGMA = 0.7  # ~90% of decisions between 1 and 9.5 s

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sim.hand_clock import rfc3339
-from sim.table_view import HandResult
+from railbird.sim.hand_clock import rfc3339
+from railbird.sim.table_view import HandResult
 
 if TYPE_CHECKING:
-    from sim.holdem import HandInPlay
+    from railbird.sim.holdem import HandInPlay
 
 
 def hand_result(

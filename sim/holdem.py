@@ -27,11 +27,11 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sim.hand_clock import HandClock, think_ms
-from sim.hand_rank import DECK
-from sim.hand_record import hand_result
-from sim.pots import settle
-from sim.table_view import (
+from railbird.sim.hand_clock import HandClock, think_ms
+from railbird.sim.hand_rank import DECK
+from railbird.sim.hand_record import hand_result
+from railbird.sim.pots import settle
+from railbird.sim.table_view import (
     DecisionView,
     HandResult,
     Move,

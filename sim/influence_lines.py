@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from sim.chat_lines import cards_text, casual, expand
+from railbird.sim.chat_lines import cards_text, casual, expand
 
 LEAK = (
     "folded {c} [lol|smh|ugh|]",

@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from sim import abuse_lines as abuse
-from sim import chat_lines as lines
-from sim.config import SimConfig
-from sim.names import screen_name, staff_name
-from sim.stream import Ids, Item, Outbox
-from sim.violations import ACCEPT
+from railbird.sim import abuse_lines as abuse
+from railbird.sim import chat_lines as lines
+from railbird.sim.config import SimConfig
+from railbird.sim.names import screen_name, staff_name
+from railbird.sim.stream import Ids, Item, Outbox
+from railbird.sim.violations import ACCEPT
 
 
 def _vary(text: str, rng: random.Random) -> str:

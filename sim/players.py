@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from sim import strength
-from sim.names import screen_name
-from sim.table_view import DecisionView, Move
+from railbird.sim import strength
+from railbird.sim.names import screen_name
+from railbird.sim.table_view import DecisionView, Move
 
 
 @dataclass(slots=True)

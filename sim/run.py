@@ -18,11 +18,11 @@ from typing import Any, Literal
 
 import orjson
 
-from sim.cash_table import CashRun
-from sim.config import SimConfig
-from sim.lobby import lobby_stream
-from sim.stream import Ids, Item, to_ms
-from sim.tournament import TournamentRun
+from railbird.sim.cash_table import CashRun
+from railbird.sim.config import SimConfig
+from railbird.sim.lobby import lobby_stream
+from railbird.sim.stream import Ids, Item, to_ms
+from railbird.sim.tournament import TournamentRun
 
 
 @dataclass(slots=True)

@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 
-from sim.players import Player
-from sim.table import TableRun
-from sim.teams import Team
+from railbird.sim.players import Player
+from railbird.sim.table import TableRun
+from railbird.sim.teams import Team
 
 
 def _is_hunter(player: Player) -> bool:

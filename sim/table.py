@@ -11,13 +11,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sim import table_chat
-from sim.config import SimConfig
-from sim.holdem import play_hand
-from sim.players import HonestPolicy, Player, TimeoutPolicy
-from sim.stream import Outbox, from_ms, to_ms
-from sim.table_view import HandResult, Policy, SeatState
-from sim.teams import Team
+from railbird.sim import table_chat
+from railbird.sim.config import SimConfig
+from railbird.sim.holdem import play_hand
+from railbird.sim.players import HonestPolicy, Player, TimeoutPolicy
+from railbird.sim.stream import Outbox, from_ms, to_ms
+from railbird.sim.table_view import HandResult, Policy, SeatState
+from railbird.sim.teams import Team
 
 # (ms, action, player, token): the owner's agenda for sit-outs and drops that outlive a hand.
 Schedule = Callable[[int, str, Player, int], None]

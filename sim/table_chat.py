@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim import chat_lines as lines
-from sim import violations
-from sim.stream import to_ms
-from sim.table_view import HandResult
+from railbird.sim import chat_lines as lines
+from railbird.sim import violations
+from railbird.sim.stream import to_ms
+from railbird.sim.table_view import HandResult
 
 if TYPE_CHECKING:
-    from sim.players import Player
-    from sim.table import TableRun
+    from railbird.sim.players import Player
+    from railbird.sim.table import TableRun
 
 
 def around_hand(

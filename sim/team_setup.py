@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from sim import influence_lines, violations
-from sim.players import Style
-from sim.table import TableRun
-from sim.teams import Team
+from railbird.sim import influence_lines, violations
+from railbird.sim.players import Style
+from railbird.sim.table import TableRun
+from railbird.sim.teams import Team
 
 if TYPE_CHECKING:
-    from sim.tournament import TournamentRun
+    from railbird.sim.tournament import TournamentRun
 
 
 def make_teams(run: TournamentRun, bounty: bool) -> list[Team]:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from sim import strength
-from sim.players import HonestPolicy, Player, passive_move, raise_move
-from sim.table_view import DecisionView, Move, OpponentView
+from railbird.sim import strength
+from railbird.sim.players import HonestPolicy, Player, passive_move, raise_move
+from railbird.sim.table_view import DecisionView, Move, OpponentView
 
 
 @dataclass(slots=True)

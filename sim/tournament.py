@@ -13,15 +13,15 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from sim import chat_lines, influence_lines, seating, team_setup, tourney_chat
-from sim.agenda import Agenda
-from sim.config import SimConfig
-from sim.players import Player, new_player
-from sim.side_pot import dry_side_pot_checkers
-from sim.stream import Ids, Item, Outbox, fmt_ms
-from sim.structure import Structure
-from sim.table import TableRun
-from sim.teams import BountyTeamPolicy, Team
+from railbird.sim import chat_lines, influence_lines, seating, team_setup, tourney_chat
+from railbird.sim.agenda import Agenda
+from railbird.sim.config import SimConfig
+from railbird.sim.players import Player, new_player
+from railbird.sim.side_pot import dry_side_pot_checkers
+from railbird.sim.stream import Ids, Item, Outbox, fmt_ms
+from railbird.sim.structure import Structure
+from railbird.sim.table import TableRun
+from railbird.sim.teams import BountyTeamPolicy, Team
 
 
 class TournamentRun:

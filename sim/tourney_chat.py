@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from sim import chat_lines
+from railbird.sim import chat_lines
 
 if TYPE_CHECKING:
-    from sim.players import Player
-    from sim.tournament import TournamentRun
+    from railbird.sim.players import Player
+    from railbird.sim.tournament import TournamentRun
 
 _REACTION_EMOJI = ("👍", "😮", "😢", "🤦", "👏", "💀", "🙈", "😬")
 

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sim import abuse_lines as abuse
-from sim import influence_lines as influence
-from sim.names import staff_name
-from sim.players import new_player
-from sim.table_view import HandResult
+from railbird.sim import abuse_lines as abuse
+from railbird.sim import influence_lines as influence
+from railbird.sim.names import staff_name
+from railbird.sim.players import new_player
+from railbird.sim.table_view import HandResult
 
 if TYPE_CHECKING:
     import random
 
-    from sim.players import Player
-    from sim.table import TableRun
+    from railbird.sim.players import Player
+    from railbird.sim.table import TableRun
 
 CHAT_CATEGORIES = (
     "profanity",

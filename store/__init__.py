@@ -1,1 +1,3 @@
-"""The database schema and its migrations, shared by the write side (ingest) and read side (api)."""
+"""The database: schema and migrations, and the write side both edges use (upserts keyed by the
+deterministic ids, batched, optionally in a child process); the API reads the same tables.
+"""

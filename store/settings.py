@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from store.database import DEFAULT_URL
+from railbird.store.database import DEFAULT_URL
 
 
 class StoreSettings(BaseSettings):

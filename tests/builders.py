@@ -6,7 +6,7 @@ import itertools
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from detectors.events import ChatEvent, HandEvent, TableEvent, event_from_dict
+from railbird.detectors.events import ChatEvent, HandEvent, TableEvent, event_from_dict
 
 T0 = datetime(2026, 11, 29, 20, 0, 0, tzinfo=UTC)
 _ids = itertools.count(1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from detectors.findings import CATEGORIES, GROUP_CATEGORIES
+from railbird.detectors.findings import CATEGORIES, GROUP_CATEGORIES
 
 TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 

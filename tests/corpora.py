@@ -11,8 +11,8 @@ import csv
 import random
 from pathlib import Path
 
-from sim.config import SimConfig
-from sim.run import simulate
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
 from tests.paths import DATA, REPO
 
 POKER_CHAT = REPO / "tests" / "data" / "poker_chat.csv"

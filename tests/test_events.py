@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from detectors.events import ChatEvent, EventError, HandEvent, TableEvent, parse_event
+from railbird.detectors.events import ChatEvent, EventError, HandEvent, TableEvent, parse_event
 from tests.paths import EXAMPLES
 
 CHAT = (

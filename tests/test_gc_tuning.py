@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from railbird.gc_tuning import YOUNG_THRESHOLD, tune_for_streaming
+from railbird.ingest.gc_tuning import YOUNG_THRESHOLD, tune_for_streaming
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-from railbird.site_process import SiteStageProcess
+from railbird.ingest.kafka.site_process import SiteStageProcess
 
 
 def _publishes_then_exits(options: dict[str, Any], conn: Connection) -> None:

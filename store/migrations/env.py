@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
-from store.schema import metadata
+from railbird.store.schema import metadata
 
 config = context.config
 connection = config.attributes.get("connection")

@@ -6,13 +6,13 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from detectors.registry import build_detectors
-from ingest.jsonl_source import read_jsonl
-from ingest.scan import scan_records
-from ingest.store_writer import StoreWriter
-from rules.pipeline import Pipeline
-from store.database import make_engine, migrate
+from railbird.api.app import create_app
+from railbird.detectors.registry import build_detectors
+from railbird.ingest.files.jsonl import read_jsonl
+from railbird.ingest.files.scan import scan_records
+from railbird.rules.pipeline import Pipeline
+from railbird.store.database import make_engine, migrate
+from railbird.store.writer import StoreWriter
 from tests.paths import EXAMPLES
 
 KEYS = {

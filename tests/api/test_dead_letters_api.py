@@ -6,8 +6,8 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
-from ingest.store_batches import write_requests
-from ingest.store_writer import StoreWriter
+from railbird.store.batches import write_requests
+from railbird.store.writer import StoreWriter
 from tests.api.conftest import auth
 
 

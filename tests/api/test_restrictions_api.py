@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from store import schema
+from railbird.store import schema
 from tests.api.conftest import auth
 
 

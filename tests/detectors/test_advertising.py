@@ -2,9 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from detectors import advertising
-from detectors.advertising import Advertising
-from detectors.contact_lexicon import (
+from railbird.detectors.chat import advertising
+from railbird.detectors.chat.advertising import Advertising
+from railbird.detectors.state import TtlState
+from railbird.detectors.text.contact_lexicon import (
     CALL_TO_ACTION,
     COMMERCIAL,
     HANDLE,
@@ -17,9 +18,8 @@ from detectors.contact_lexicon import (
     may_name_price,
     messenger_named,
 )
-from detectors.link_parsing import extract_links, is_own_domain, may_hold_link
-from detectors.malicious_link import link_risks
-from detectors.state import TtlState
+from railbird.detectors.text.link_risks import link_risks
+from railbird.detectors.text.links import extract_links, is_own_domain, may_hold_link
 from tests.builders import chat
 from tests.detectors.test_chat_gates import corpus
 

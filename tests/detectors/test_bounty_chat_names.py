@@ -12,10 +12,10 @@ from collections.abc import Iterable
 
 import pytest
 
-from detectors.bounty_collusion import BountyCollusion
-from detectors.events import AnyEvent
-from detectors.findings import Finding
-from detectors.state import TtlState
+from railbird.detectors.collusion.bounty_collusion import BountyCollusion
+from railbird.detectors.events import AnyEvent
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import TtlState
 from tests.builders import chat
 
 HOUR = 3600.0

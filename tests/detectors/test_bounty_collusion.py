@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from detectors.bounty_collusion import BountyCollusion
-from detectors.events import AnyEvent, HandEvent
-from detectors.findings import Finding
-from detectors.hand_features import hand_features
-from detectors.state import TtlState
+from railbird.detectors.collusion.bounty_collusion import BountyCollusion
+from railbird.detectors.collusion.hand_features import hand_features
+from railbird.detectors.events import AnyEvent, HandEvent
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import TtlState
 from tests.builders import chat, hand
 
 PLAYERS = ["p-a", "p-b", "p-t", "p-c", "p-d", "p-e", "p-f", "p-g", "p-h"]

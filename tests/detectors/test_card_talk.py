@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from detectors.card_talk import CardMention, emoji_count, parse
+from railbird.detectors.in_hand.card_talk import CardMention, emoji_count, parse
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from detectors.card_talk import could_be_poker, parse
+from railbird.detectors.in_hand.card_talk import could_be_poker, parse
 from tests.corpora import mixed_chat
 
 _SAMPLE = 4000

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from detectors.chat_flood import ChatFlood
-from detectors.findings import Finding
-from detectors.state import TtlState
+from railbird.detectors.chat.chat_flood import ChatFlood
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import TtlState
 from tests.builders import at, chat
 
 

@@ -18,19 +18,18 @@ from functools import cache
 
 import pytest
 
-from detectors import contact_lexicon as lexicon
-from detectors import impersonation as imp
-from detectors import link_parsing as links
-from detectors import malicious_link as malicious
-from detectors import personal_info as personal
-from detectors import pii_patterns as pii
-from detectors.advertising import Advertising
-from detectors.chat_reasons import Reason
-from detectors.findings import Severity
-from detectors.state import TtlState
-from detectors.text_normalise import normalise
-from sim.config import SimConfig
-from sim.run import simulate
+from railbird.detectors.chat import impersonation as imp
+from railbird.detectors.chat import personal_info as personal
+from railbird.detectors.chat.advertising import Advertising
+from railbird.detectors.chat.reasons import Reason
+from railbird.detectors.findings import Severity
+from railbird.detectors.state import TtlState
+from railbird.detectors.text import contact_lexicon as lexicon
+from railbird.detectors.text import link_risks, links
+from railbird.detectors.text import pii_patterns as pii
+from railbird.detectors.text.normalise import normalise
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
 from tests.builders import chat
 from tests.corpora import POKER_CHAT, csv_texts
 from tests.paths import DATA, REPO
@@ -354,8 +353,8 @@ def test_messenger_and_credentials_match_the_ungated_reading() -> None:
 
 
 def test_bare_executable_gates_never_hide_a_match() -> None:
-    never_hides(malicious._DOT_EXECUTABLE.search, malicious._BARE_EXECUTABLE)
-    never_hides(links.may_hold_link, malicious._BARE_EXECUTABLE)
+    never_hides(link_risks.DOT_EXECUTABLE.search, link_risks.BARE_EXECUTABLE)
+    never_hides(links.may_hold_link, link_risks.BARE_EXECUTABLE)
 
 
 @pytest.mark.parametrize(

@@ -22,29 +22,21 @@ from typing import Any
 
 import pytest
 
-from detectors import (
-    abuse_lexicon,
-    abuse_terms,
-    card_talk,
-    harassment,
-    hate,
-    impersonation,
-    link_parsing,
-    malicious_link,
-    plain_text,
-    profanity,
-    text_normalise,
-)
-from detectors.abuse_words import GLUED_STEMS
-from detectors.detector import Detector
-from detectors.harassment import Harassment
-from detectors.hate import Hate
-from detectors.impersonation import Impersonation
-from detectors.in_hand_influence import InHandInfluence
-from detectors.malicious_link import MaliciousLink
-from detectors.ml_scorer import MlScorer, _model_at
-from detectors.profanity import Profanity
-from detectors.state import TtlState
+from railbird.detectors.chat import harassment, hate, impersonation, profanity
+from railbird.detectors.chat.harassment import Harassment
+from railbird.detectors.chat.hate import Hate
+from railbird.detectors.chat.impersonation import Impersonation
+from railbird.detectors.chat.malicious_link import MaliciousLink
+from railbird.detectors.chat.profanity import Profanity
+from railbird.detectors.detector import Detector
+from railbird.detectors.in_hand import card_talk
+from railbird.detectors.in_hand.in_hand_influence import InHandInfluence
+from railbird.detectors.ml.ml_scorer import MlScorer, _model_at
+from railbird.detectors.state import TtlState
+from railbird.detectors.text import abuse_lexicon, abuse_terms, link_risks, plain_text
+from railbird.detectors.text import links as link_parsing
+from railbird.detectors.text import normalise as text_normalise
+from railbird.detectors.text.abuse_words import GLUED_STEMS
 from tests.builders import chat, table
 from tests.corpora import csv_texts
 from tests.paths import DATA
@@ -120,9 +112,9 @@ def _clear_memos() -> None:
         hate._verdict,
         impersonation._read,
         impersonation.staff_name,
-        malicious_link._may_hold_link,
+        link_risks.may_hold_link_lower,
         link_parsing.extract_links,
-        malicious_link.lookalike_of,
+        link_risks.lookalike_of,
         card_talk.poker_talk,
         card_talk.parse,
         abuse_lexicon.scan,
@@ -159,7 +151,7 @@ def _answers(text: str) -> dict[str, Any]:
     found["harassment_reasons"] = harassment.harassment_reasons(text)
     found["hate_reasons"] = hate.hate_reasons(text)
     found["impersonation_reasons"] = impersonation.impersonation_reasons(text)
-    found["may_hold_link"] = malicious_link._may_hold_link(text)
+    found["may_hold_link"] = link_risks.may_hold_link_lower(text)
     found["poker_talk"] = card_talk.poker_talk(text)
     found["ml_verdict"] = _model_at("").verdict(text)
     return found

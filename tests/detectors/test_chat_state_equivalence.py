@@ -21,20 +21,20 @@ from typing import Any
 
 import pytest
 
-import detectors.emoji_spam as emoji_spam_module
-from detectors.chat_flood import ChatFlood
-from detectors.detector import Detector
-from detectors.emoji_spam import EmojiSpam
-from detectors.events import AnyEvent, ChatEvent, event_from_dict
-from detectors.findings import Finding
-from detectors.loud_text import CHAR_FLOOD, may_flood, shout_level
-from detectors.message_burst import KEEP_EXTRA, MAX_WINDOW_ITEMS, Room, Window
-from detectors.message_fingerprint import fingerprint
-from detectors.repeated_messages import HISTORY, RepeatedMessages
-from detectors.state import State, TtlState
-from rules.pipeline import Pipeline
-from sim.config import SimConfig
-from sim.run import simulate
+import railbird.detectors.chat.emoji_spam as emoji_spam_module
+from railbird.detectors.chat.bursts import KEEP_EXTRA, MAX_WINDOW_ITEMS, Room, Window
+from railbird.detectors.chat.chat_flood import ChatFlood
+from railbird.detectors.chat.emoji_spam import EmojiSpam
+from railbird.detectors.chat.repeated_messages import HISTORY, RepeatedMessages
+from railbird.detectors.detector import Detector
+from railbird.detectors.events import AnyEvent, ChatEvent, event_from_dict
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import State, TtlState
+from railbird.detectors.text.fingerprint import fingerprint
+from railbird.detectors.text.loud_text import CHAR_FLOOD, may_flood, shout_level
+from railbird.rules.pipeline import Pipeline
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
 from tests.builders import at, chat, table
 from tests.detectors.test_spam_fast_paths import reference_fingerprint, reference_shout_level
 

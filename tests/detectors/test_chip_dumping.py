@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from detectors.chip_dumping import ChipDumping
-from detectors.events import HandEvent
-from detectors.findings import Finding
-from detectors.pair_ledger import heads_up_play, holding_strength
-from detectors.state import TtlState
+from railbird.detectors.collusion.chip_dumping import ChipDumping
+from railbird.detectors.collusion.pair_ledger import heads_up_play, holding_strength
+from railbird.detectors.events import HandEvent
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import TtlState
 from tests.builders import hand
 
 PLAYERS = ("p-a", "p-b", "p-c", "p-d", "p-e", "p-f")

@@ -11,7 +11,7 @@ import unicodedata
 
 import pytest
 
-from detectors.collusion_chat import (
+from railbird.detectors.collusion.planning_chat import (
     _BOUNTY_ACT,
     _BOUNTY_COORD,
     _SITOUT_ACT,

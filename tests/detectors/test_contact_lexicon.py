@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from detectors.contact_lexicon import ascii_words
+from railbird.detectors.text.contact_lexicon import ascii_words
 
 
 def _oracle(text: str) -> tuple[str, ...] | None:

@@ -6,10 +6,10 @@ from collections.abc import Iterable
 
 import pytest
 
-from detectors.coordinated_sit_out import CoordinatedSitOut
-from detectors.events import AnyEvent
-from detectors.findings import Finding
-from detectors.state import TtlState
+from railbird.detectors.collusion.coordinated_sit_out import CoordinatedSitOut
+from railbird.detectors.events import AnyEvent
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import TtlState
 from tests.builders import chat, table
 
 FIELD = [f"p-{i:03d}" for i in range(60)]

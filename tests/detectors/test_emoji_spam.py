@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import pytest
 
-from detectors.emoji_spam import EmojiSpam
-from detectors.events import ChatEvent
-from detectors.findings import Finding
-from detectors.loud_text import count_emoji, shout_level
-from detectors.state import TtlState
+from railbird.detectors.chat.emoji_spam import EmojiSpam
+from railbird.detectors.events import ChatEvent
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import TtlState
+from railbird.detectors.text.loud_text import count_emoji, shout_level
 from tests.builders import chat
 
 

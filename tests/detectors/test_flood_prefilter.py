@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from detectors.loud_text import CHAR_FLOOD, may_flood
+from railbird.detectors.text.loud_text import CHAR_FLOOD, may_flood
 
 
 def _two_xor_gate(text: str) -> bool:

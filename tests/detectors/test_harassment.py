@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from detectors.findings import Finding
-from detectors.harassment import Harassment
-from detectors.state import TtlState
+from railbird.detectors.chat.harassment import Harassment
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import TtlState
 from tests.builders import chat
 
 

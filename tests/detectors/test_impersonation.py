@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from detectors.findings import Finding
-from detectors.impersonation import Impersonation, staff_name
-from detectors.state import TtlState
+from railbird.detectors.chat.impersonation import Impersonation, staff_name
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import TtlState
 from tests.builders import chat
 
 

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from detectors.detector import detector_scope
-from detectors.events import AnyEvent, ChatEvent
-from detectors.in_hand_influence import InHandInfluence
-from detectors.in_hand_private import PrivateInHandInfluence
-from rules.flags import Flag
-from rules.pipeline import Pipeline
+from railbird.detectors.detector import detector_scope
+from railbird.detectors.events import AnyEvent, ChatEvent
+from railbird.detectors.in_hand.in_hand_influence import InHandInfluence
+from railbird.detectors.in_hand.in_hand_private import PrivateInHandInfluence
+from railbird.rules.flags import Flag
+from railbird.rules.pipeline import Pipeline
 from tests.builders import chat, hand, table
 
 PLAYERS = ["p-ann", "p-bob", "p-cat", "p-dan"]

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from detectors.link_parsing import extract_links
-from detectors.malicious_link import MaliciousLink, lookalike_of
-from detectors.state import TtlState
+from railbird.detectors.chat.malicious_link import MaliciousLink
+from railbird.detectors.state import TtlState
+from railbird.detectors.text.link_risks import lookalike_of
+from railbird.detectors.text.links import extract_links
 from tests.builders import chat
 
 SITE = ("ultimatepoker.com",)

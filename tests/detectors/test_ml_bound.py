@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from detectors.ml_bound import K, reach_bound
-from detectors.ml_features import buckets, feature_ids, words
-from detectors.ml_scorer import MlScorer
+from railbird.detectors.ml.features import buckets, feature_ids, words
+from railbird.detectors.ml.ml_scorer import MlScorer
+from railbird.detectors.ml.reach_bound import K, reach_bound
 from tests.corpora import POKER_CHAT, csv_texts
 from tests.paths import DATA
 

@@ -15,7 +15,7 @@ from html import unescape
 
 import pytest
 
-from detectors.ml_features import N_FEATURES, bucket_ids, buckets, features, tokens
+from railbird.detectors.ml.features import N_FEATURES, bucket_ids, buckets, features, tokens
 from tests.corpora import POKER_CHAT, csv_texts
 from tests.paths import DATA
 

@@ -6,9 +6,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from detectors.ml_features import N_FEATURES, buckets, features
-from detectors.ml_scorer import MlScorer, ModelError, load_model
-from detectors.state import TtlState
+from railbird.detectors.ml.features import N_FEATURES, buckets, features
+from railbird.detectors.ml.ml_scorer import MlScorer, ModelError, load_model
+from railbird.detectors.state import TtlState
 from tests.builders import chat
 
 POKER_TALK = [
@@ -36,7 +36,7 @@ def test_committed_model_is_small_and_described() -> None:
     assert model.manifest["features"]["n_features"] == N_FEATURES
     assert {"davidson", "sms"} <= set(model.manifest["data"])
     assert all(0.0 < t < 1.0 for t in model.thresholds)
-    size = Path(__file__).parents[2] / "detectors" / "models" / "chat_scorer.npz"
+    size = Path(__file__).parents[2] / "detectors" / "ml" / "models" / "chat_scorer.npz"
     assert size.stat().st_size < 2_000_000
 
 
@@ -65,7 +65,7 @@ def test_features_are_words_and_pairs_without_numbers() -> None:
 
 
 def test_pickled_npz_is_refused(tmp_path: Path) -> None:
-    manifest = Path(__file__).parents[2] / "detectors" / "models" / "chat_scorer.json"
+    manifest = Path(__file__).parents[2] / "detectors" / "ml" / "models" / "chat_scorer.json"
     bad = tmp_path / "chat_scorer.npz"
     np.savez(bad, weights=np.array([{"evil": 1}], dtype=object), intercepts=np.zeros(3))
     with pytest.raises(ModelError, match="cannot load"):
@@ -74,7 +74,7 @@ def test_pickled_npz_is_refused(tmp_path: Path) -> None:
 
 def test_mismatched_arrays_are_refused(tmp_path: Path) -> None:
     meta = json.loads(
-        (Path(__file__).parents[2] / "detectors" / "models" / "chat_scorer.json").read_text()
+        (Path(__file__).parents[2] / "detectors" / "ml" / "models" / "chat_scorer.json").read_text()
     )
     (tmp_path / "m.json").write_text(json.dumps(meta))
     np.savez(

@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from detectors.findings import Finding
-from detectors.ml_features import buckets
-from detectors.ml_scorer import TOXIC_PRECEDENCE, LinearModel, MlScorer
-from detectors.state import TtlState
+from railbird.detectors.findings import Finding
+from railbird.detectors.ml.features import buckets
+from railbird.detectors.ml.ml_scorer import TOXIC_PRECEDENCE, LinearModel, MlScorer
+from railbird.detectors.state import TtlState
 from tests.builders import chat
 from tests.corpora import POKER_CHAT, csv_texts
 from tests.paths import DATA

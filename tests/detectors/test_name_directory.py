@@ -14,9 +14,13 @@ from typing import Any
 
 import pytest
 
-from detectors.collusion_chat import is_bounty_plan, is_sitout_plan, known_name_keys
-from detectors.name_directory import named_player, see_name
-from detectors.state import EventClock, TtlState
+from railbird.detectors.collusion.name_directory import named_player, see_name
+from railbird.detectors.collusion.planning_chat import (
+    is_bounty_plan,
+    is_sitout_plan,
+    known_name_keys,
+)
+from railbird.detectors.state import EventClock, TtlState
 
 TTL = timedelta(hours=12)
 REFRESH = timedelta(hours=1)

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import pytest
 
-from detectors import personal_info as personal
-from detectors import pii_patterns as pii
-from detectors.contact_lexicon import ascii_words
-from detectors.personal_info import PersonalInfo
-from detectors.state import TtlState
+from railbird.detectors.chat import personal_info as personal
+from railbird.detectors.chat.personal_info import PersonalInfo
+from railbird.detectors.state import TtlState
+from railbird.detectors.text import pii_patterns as pii
+from railbird.detectors.text.contact_lexicon import ascii_words
 from tests.builders import chat
 from tests.detectors.test_chat_gates import corpus, ref_find_pii, ref_solicitation
 

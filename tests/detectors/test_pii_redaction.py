@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from detectors.pii_redaction import redact
+from railbird.detectors.text.redaction import redact
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from detectors import abuse_lexicon, harassment, hate
-from detectors.plain_text import plain_words
-from detectors.text_normalise import normalise
+from railbird.detectors.chat import harassment, hate
+from railbird.detectors.text import abuse_lexicon
+from railbird.detectors.text.normalise import normalise
+from railbird.detectors.text.plain_text import plain_words
 from tests.corpora import mixed_chat
 
 _SHARED_SAMPLE = 2500

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from detectors.abuse_lexicon import scan
-from detectors.abuse_terms import lexicon
-from detectors.findings import Finding
-from detectors.profanity import Profanity
-from detectors.state import TtlState
+from railbird.detectors.chat.profanity import Profanity
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import TtlState
+from railbird.detectors.text.abuse_lexicon import scan
+from railbird.detectors.text.abuse_terms import lexicon
 from tests.builders import chat
 
 

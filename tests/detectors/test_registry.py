@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from detectors.chat_flood import ChatFlood
-from detectors.registry import DETECTOR_TYPES, build_detectors
+from railbird.detectors.chat.chat_flood import ChatFlood
+from railbird.detectors.registry import DETECTOR_TYPES, build_detectors
 
 
 def test_an_override_reaches_its_detector_and_no_other() -> None:

@@ -1,10 +1,10 @@
 from __future__ import annotations
 
-from detectors.events import ChatEvent
-from detectors.findings import Finding
-from detectors.message_fingerprint import fingerprint
-from detectors.repeated_messages import RepeatedMessages
-from detectors.state import TtlState
+from railbird.detectors.chat.repeated_messages import RepeatedMessages
+from railbird.detectors.events import ChatEvent
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import TtlState
+from railbird.detectors.text.fingerprint import fingerprint
 from tests.builders import chat
 
 

@@ -20,9 +20,12 @@ from typing import Any
 
 import pytest
 
-from detectors.bounty_collusion import BountyCollusion
-from detectors.bounty_stats import BountyTournament
-from detectors.collusion_chat import (
+from railbird.detectors.collusion.bounty_collusion import BountyCollusion
+from railbird.detectors.collusion.bounty_ledger import BountyTournament
+from railbird.detectors.collusion.coordinated_sit_out import CoordinatedSitOut, _Onset, _Tournament
+from railbird.detectors.collusion.hand_features import hand_features
+from railbird.detectors.collusion.name_directory import see_name
+from railbird.detectors.collusion.planning_chat import (
     TOURNAMENT_TTL,
     fold_text,
     is_bounty_plan,
@@ -30,18 +33,15 @@ from detectors.collusion_chat import (
     known_name_keys,
     remember_tournament,
 )
-from detectors.coordinated_sit_out import CoordinatedSitOut, _Onset, _Tournament
-from detectors.detector import Detector
-from detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent, event_from_dict
-from detectors.findings import Finding
-from detectors.hand_features import hand_features
-from detectors.in_hand_influence import InHandInfluence
-from detectors.in_hand_private import PrivateInHandInfluence
-from detectors.name_directory import see_name
-from detectors.state import State
-from rules.pipeline import Outcome, Pipeline
-from sim.config import SimConfig
-from sim.run import simulate
+from railbird.detectors.detector import Detector
+from railbird.detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent, event_from_dict
+from railbird.detectors.findings import Finding
+from railbird.detectors.in_hand.in_hand_influence import InHandInfluence
+from railbird.detectors.in_hand.in_hand_private import PrivateInHandInfluence
+from railbird.detectors.state import State
+from railbird.rules.pipeline import Outcome, Pipeline
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
 from tests.builders import chat, table
 
 # -- the former code, verbatim -------------------------------------------------------------

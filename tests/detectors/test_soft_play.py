@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from detectors.events import HandEvent
-from detectors.findings import Finding
-from detectors.soft_play import SoftPlay
-from detectors.state import TtlState
+from railbird.detectors.collusion.soft_play import SoftPlay
+from railbird.detectors.events import HandEvent
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import TtlState
 from tests.builders import hand
 
 PLAYERS = ("p-a", "p-b", "p-c", "p-d", "p-e", "p-f")

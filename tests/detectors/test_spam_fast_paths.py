@@ -16,13 +16,13 @@ import re
 
 import pytest
 
-from detectors.emoji_spam import EmojiSpam
-from detectors.events import ChatEvent
-from detectors.findings import Finding
-from detectors.loud_text import EMOJI, count_emoji, shout_level
-from detectors.message_fingerprint import fingerprint, strip_digits
-from detectors.repeated_messages import RepeatedMessages
-from detectors.state import TtlState
+from railbird.detectors.chat.emoji_spam import EmojiSpam
+from railbird.detectors.chat.repeated_messages import RepeatedMessages
+from railbird.detectors.events import ChatEvent
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import TtlState
+from railbird.detectors.text.fingerprint import fingerprint, strip_digits
+from railbird.detectors.text.loud_text import EMOJI, count_emoji, shout_level
 from tests.builders import chat
 from tests.corpora import mixed_chat
 

@@ -17,18 +17,18 @@ from typing import Any
 
 import pytest
 
-import detectors.emoji_spam as emoji_spam_module
-import detectors.repeated_messages as repeated_module
-from detectors.bot_wave import SENDER_HISTORY, WAVE_MAX_PLAYERS, Wave
-from detectors.emoji_spam import EmojiSpam
-from detectors.events import AnyEvent, ChatEvent
-from detectors.findings import Finding, Severity
-from detectors.loud_text import count_emoji, shout_level
-from detectors.message_burst import Burst, Emission
-from detectors.message_fingerprint import fingerprint, strip_digits
-from detectors.repeated_messages import RepeatedMessages
-from detectors.state import State, TtlState
-from rules.pipeline import Pipeline
+import railbird.detectors.chat.emoji_spam as emoji_spam_module
+import railbird.detectors.chat.repeated_messages as repeated_module
+from railbird.detectors.chat.bot_wave import SENDER_HISTORY, WAVE_MAX_PLAYERS, Wave
+from railbird.detectors.chat.bursts import Burst, Emission
+from railbird.detectors.chat.emoji_spam import EmojiSpam
+from railbird.detectors.chat.repeated_messages import RepeatedMessages
+from railbird.detectors.events import AnyEvent, ChatEvent
+from railbird.detectors.findings import Finding, Severity
+from railbird.detectors.state import State, TtlState
+from railbird.detectors.text.fingerprint import fingerprint, strip_digits
+from railbird.detectors.text.loud_text import count_emoji, shout_level
+from railbird.rules.pipeline import Pipeline
 from tests.builders import chat, table
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from detectors.state import EventClock, TtlState
+from railbird.detectors.state import EventClock, TtlState
 from tests.builders import at
 
 

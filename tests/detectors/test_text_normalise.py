@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from detectors.abuse_lexicon import scan
-from detectors.text_normalise import fold, normalise, squeeze_all
+from railbird.detectors.text.abuse_lexicon import scan
+from railbird.detectors.text.normalise import fold, normalise, squeeze_all
 
 
 @pytest.mark.parametrize(

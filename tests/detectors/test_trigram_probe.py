@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from detectors.message_fingerprint import jaccard, misses, probe, trigrams
+from railbird.detectors.text.fingerprint import jaccard, misses, probe, trigrams
 
 SIMILARITIES = [0.7, 0.5, 0.9, 1.0, 0.0, -0.5, 1.5, 0.05, 2 / 3, 0.75]
 

@@ -16,18 +16,11 @@ from typing import Any
 
 import pytest
 
-from detectors import (
-    abuse_lexicon,
-    abuse_terms,
-    harassment,
-    harassment_patterns,
-    hate,
-    impersonation,
-    plain_text,
-    text_normalise,
-)
-from detectors.harassment_gate import NEEDS, possible_patterns
-from detectors.plain_text import plain_words
+from railbird.detectors.chat import harassment, harassment_patterns, hate, impersonation
+from railbird.detectors.chat.harassment_gate import NEEDS, possible_patterns
+from railbird.detectors.text import abuse_lexicon, abuse_terms, plain_text
+from railbird.detectors.text import normalise as text_normalise
+from railbird.detectors.text.plain_text import plain_words
 from tests.detectors.test_chat_memos import _old_plain_words, _round2_plainly_clean
 
 _PHRASE_EDGES = [

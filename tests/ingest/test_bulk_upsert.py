@@ -10,15 +10,15 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, Table
 
-from detectors.findings import Evidence, Finding, Severity
-from ingest.bulk_upsert import _compile, bulk_upsert
-from ingest.chat_rows import chat_row
-from ingest.store_writer import FLAG_UPDATABLE, _table_row, action_row, flag_row
-from ingest.upsert import upsert
-from rules.actions import Action
-from rules.flags import Flag
-from store import schema
-from store.database import make_engine, migrate
+from railbird.detectors.findings import Evidence, Finding, Severity
+from railbird.rules.actions import Action
+from railbird.rules.flags import Flag
+from railbird.store import schema
+from railbird.store.bulk_upsert import _compile, bulk_upsert
+from railbird.store.chat_rows import chat_row
+from railbird.store.database import make_engine, migrate
+from railbird.store.upsert import upsert
+from railbird.store.writer import FLAG_UPDATABLE, _table_row, action_row, flag_row
 from tests.builders import T0, chat, table
 
 

@@ -1,6 +1,6 @@
 """The store process's raw-record chat insert stores exactly what the reference path stores.
 
-Reference: `ingest.upsert.upsert` of `chat_row(parse_event(raw))` (pydantic, SQLAlchemy's own
+Reference: `store.upsert.upsert` of `chat_row(parse_event(raw))` (pydantic, SQLAlchemy's own
 binding). New: `StoreWriter.write(chat_records=...)`, which builds the SQLite driver tuples
 straight from the JSON. Compared: every column of every row, its SQLite storage class, and its
 rowid (the insertion order investigators see without an ORDER BY).
@@ -20,15 +20,15 @@ from sqlalchemy import Engine, select
 from sqlalchemy.dialects import sqlite
 
 from bench.kafka_runs import chat_messages, with_distinct_texts
-from detectors.events import ChatEvent, parse_event
-from ingest.bulk_upsert import driver_params
-from ingest.chat_rows import chat_params_builder, chat_row, chat_row_from_json
-from ingest.store_writer import StoreWriter
-from ingest.upsert import upsert
-from sim.config import SimConfig
-from sim.run import simulate
-from store import schema
-from store.database import make_engine, migrate
+from railbird.detectors.events import ChatEvent, parse_event
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
+from railbird.store import schema
+from railbird.store.bulk_upsert import driver_params
+from railbird.store.chat_rows import chat_params_builder, chat_row, chat_row_from_json
+from railbird.store.database import make_engine, migrate
+from railbird.store.upsert import upsert
+from railbird.store.writer import StoreWriter
 from tests.integration.postgres_server import postgres_url
 
 BASE: dict[str, Any] = {

@@ -9,7 +9,7 @@ from typing import Any
 from kafka import TopicPartition
 from kafka.protocol.consumer.metadata import ConsumerProtocolSubscription
 
-from ingest.kafka_assignor import SingleOwnerAssignor
+from railbird.ingest.kafka.assignor import SingleOwnerAssignor
 
 TOPICS = ("chat", "table", "hand")
 

@@ -8,10 +8,9 @@ from typing import Any, NamedTuple
 import orjson
 import pytest
 
-from detectors.findings import Evidence, Finding
-from ingest.decode import Rejected, decode
-from ingest.jsonl_source import RawRecord
-from ingest.kafka_codec import (
+from railbird.detectors.findings import Evidence, Finding
+from railbird.ingest.decode import RawRecord, Rejected, decode
+from railbird.ingest.kafka.codec import (
     action_record,
     dlq_headers,
     event_key,
@@ -21,12 +20,17 @@ from ingest.kafka_codec import (
     read_seq,
     seq_header,
 )
-from ingest.kafka_merge import EventTimeMerge, pending
-from ingest.kafka_producer import route
-from ingest.kafka_progress import PartitionProgress, RoutingIndex, mark_spacing, parse_replay
-from ingest.kafka_settings import KafkaSettings
-from rules.actions import Action
-from rules.flags import Flag
+from railbird.ingest.kafka.merge import EventTimeMerge, pending
+from railbird.ingest.kafka.producer import route
+from railbird.ingest.kafka.progress import (
+    PartitionProgress,
+    RoutingIndex,
+    mark_spacing,
+    parse_replay,
+)
+from railbird.ingest.kafka.settings import KafkaSettings
+from railbird.rules.actions import Action
+from railbird.rules.flags import Flag
 from tests.builders import T0, at, chat
 
 

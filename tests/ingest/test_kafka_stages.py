@@ -8,14 +8,14 @@ from typing import ClassVar
 
 import pytest
 
-from detectors.detector import detector_scope
-from detectors.events import AnyEvent
-from detectors.findings import Finding
-from detectors.registry import DETECTOR_TYPES, build_detectors
-from detectors.state import State
-from ingest.kafka_metrics import WorkerMetrics, render_metrics
-from ingest.kafka_stages import chosen_stages, has_joined, stage_detectors
-from railbird.site_process import RemoteMetrics
+from railbird.detectors.detector import detector_scope
+from railbird.detectors.events import AnyEvent
+from railbird.detectors.findings import Finding
+from railbird.detectors.registry import DETECTOR_TYPES, build_detectors
+from railbird.detectors.state import State
+from railbird.ingest.kafka.metrics import WorkerMetrics, render_metrics
+from railbird.ingest.kafka.site_process import RemoteMetrics
+from railbird.ingest.kafka.stages import chosen_stages, has_joined, stage_detectors
 
 
 def test_the_site_stage_runs_exactly_the_detectors_whose_state_spans_tables() -> None:
@@ -107,7 +107,7 @@ def test_metrics_carry_the_stage_label_and_one_type_line_per_metric() -> None:
 
 
 def test_a_child_stages_metrics_render_from_the_snapshot_it_sent_through_a_pipe() -> None:
-    """The site stage runs in a child process (`railbird.site_process`); its samples cross a
+    """The site stage runs in a child process (`ingest.kafka.site_process`); its samples cross a
     real pipe (pickled, as the child sends them) and render like a local stage's."""
     site = _after_one_batch("site", "hand", 4, flags=1, lag={("hand", 2): 0})
     remote = RemoteMetrics("site")

@@ -8,11 +8,11 @@ from typing import Any
 
 from kafka.partitioner import DefaultPartitioner, StickyPartitioner
 
-from ingest.kafka_codec import flag_record
-from ingest.kafka_outputs import send_outputs
-from ingest.kafka_settings import KafkaSettings
-from ingest.output_partitions import KeyPartitions
-from rules.actions import Action
+from railbird.ingest.kafka.codec import flag_record
+from railbird.ingest.kafka.outputs import send_outputs
+from railbird.ingest.kafka.partitions import KeyPartitions
+from railbird.ingest.kafka.settings import KafkaSettings
+from railbird.rules.actions import Action
 from tests.ingest.test_output_records import random_flag
 
 

@@ -15,17 +15,17 @@ from typing import Any
 import pytest
 
 from bench.kafka_runs import chat_messages
-from detectors.events import event_from_dict
-from detectors.findings import CATEGORIES, Evidence, Finding, MeasureValue
-from detectors.registry import build_detectors
-from ingest.kafka_codec import action_record, flag_record
-from rules import actions as actions_module
-from rules import flags as flags_module
-from rules.actions import Action, action_id_for
-from rules.flags import Flag, format_ts
-from rules.pipeline import Pipeline
-from sim.config import SimConfig
-from sim.run import simulate
+from railbird.detectors.events import event_from_dict
+from railbird.detectors.findings import CATEGORIES, Evidence, Finding, MeasureValue
+from railbird.detectors.registry import build_detectors
+from railbird.ingest.kafka.codec import action_record, flag_record
+from railbird.rules import actions as actions_module
+from railbird.rules import flags as flags_module
+from railbird.rules.actions import Action, action_id_for
+from railbird.rules.flags import Flag, format_ts
+from railbird.rules.pipeline import Pipeline
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
 
 
 def old_format_ts(ts: datetime) -> str:

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from detectors.events import HandEvent, TableEvent, event_from_dict
-from ingest.phh_import import import_records
-from ingest.phh_replay import uncalled_bets
+from railbird.detectors.events import HandEvent, TableEvent, event_from_dict
 from railbird.import_phh_command import run_import_phh
+from railbird.ingest.phh.importer import import_records
+from railbird.ingest.phh.replay import uncalled_bets
 
 DATA = Path("/work/shared/data/phh")
 FILES = sorted([*DATA.glob("*.phhs"), *DATA.glob("*.phh")])

@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from detectors.registry import build_detectors
-from ingest.decode import Rejected
-from ingest.jsonl_source import read_jsonl
-from ingest.scan import scan_records
-from ingest.store_writer import StoreWriter
 from railbird.cli import main
-from rules.pipeline import Pipeline
-from store import schema
-from store.database import make_engine, migrate
+from railbird.detectors.registry import build_detectors
+from railbird.ingest.decode import Rejected
+from railbird.ingest.files.jsonl import read_jsonl
+from railbird.ingest.files.scan import scan_records
+from railbird.rules.pipeline import Pipeline
+from railbird.store import schema
+from railbird.store.database import make_engine, migrate
+from railbird.store.writer import StoreWriter
 from tests.contract import assert_contract_flag
 from tests.paths import EXAMPLES
 

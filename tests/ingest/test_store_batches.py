@@ -16,19 +16,18 @@ import pytest
 from kafka import TopicPartition
 from sqlalchemy import Engine, exc, select
 
-from detectors.findings import Evidence, Finding
-from ingest.decode import Rejected
-from ingest.jsonl_source import RawRecord
-from ingest.kafka_merge import Pending
-from ingest.kafka_outputs import send_dead_letter
-from ingest.kafka_settings import KafkaSettings
-from ingest.store_batches import SetAsideBudget, SystematicStoreError, write_requests
-from ingest.store_process import StoreFailedError, StoreProcess
-from ingest.store_writer import StoreWriter
-from rules.actions import Action
-from rules.flags import Flag
-from store import schema
-from store.database import make_engine, migrate
+from railbird.detectors.findings import Evidence, Finding
+from railbird.ingest.decode import RawRecord, Rejected
+from railbird.ingest.kafka.merge import Pending
+from railbird.ingest.kafka.outputs import send_dead_letter
+from railbird.ingest.kafka.settings import KafkaSettings
+from railbird.rules.actions import Action
+from railbird.rules.flags import Flag
+from railbird.store import schema
+from railbird.store.batches import SetAsideBudget, SystematicStoreError, write_requests
+from railbird.store.database import make_engine, migrate
+from railbird.store.writer import StoreWriter
+from railbird.store.writer_process import StoreFailedError, StoreProcess
 from tests.builders import at, iso
 
 

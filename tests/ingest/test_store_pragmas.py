@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from store.database import make_engine
+from railbird.store.database import make_engine
 
 
 def test_wal_normal_sync_and_a_64_mib_page_cache(tmp_path: Path) -> None:

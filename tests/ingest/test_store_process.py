@@ -8,9 +8,9 @@ import orjson
 import pytest
 from sqlalchemy import select
 
-from ingest.store_process import StoreFailedError, StoreProcess
-from store import schema
-from store.database import make_engine, migrate
+from railbird.store import schema
+from railbird.store.database import make_engine, migrate
+from railbird.store.writer_process import StoreFailedError, StoreProcess
 
 CHAT = {
     "type": "chat",

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from ingest.store_writer import StoreWriter
-from store import schema
-from store.database import make_engine, migrate
+from railbird.store import schema
+from railbird.store.database import make_engine, migrate
+from railbird.store.writer import StoreWriter
 from tests.builders import chat
 
 

@@ -7,10 +7,10 @@ from typing import Any
 import orjson
 import pytest
 
-from detectors.events import ChatEvent, parse_event
-from ingest.chat_rows import chat_row, chat_row_from_json
-from sim.config import SimConfig
-from sim.run import simulate
+from railbird.detectors.events import ChatEvent, parse_event
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
+from railbird.store.chat_rows import chat_row, chat_row_from_json
 
 BASE: dict[str, Any] = {
     "type": "chat",

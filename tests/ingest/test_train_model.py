@@ -6,8 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from detectors.ml_scorer import load_model
-from ingest.train_model import featurise, train
+from railbird.detectors.ml.ml_scorer import load_model
+from railbird.detectors.ml.training import featurise, train
 
 DATA = Path("/work/shared/data")
 PATHS = {"davidson": DATA / "davidson_train.csv", "sms": DATA / "sms_spam_train.csv"}

@@ -24,14 +24,14 @@ import pytest
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from sqlalchemy import func, select
 
-from ingest.jsonl_source import read_jsonl
-from ingest.kafka_clients import make_producer
-from ingest.kafka_codec import header_dict
-from ingest.kafka_producer import produce_records
-from sim.config import SimConfig
-from sim.run import write_simulation
-from store import schema
-from store.database import make_engine
+from railbird.ingest.files.jsonl import read_jsonl
+from railbird.ingest.kafka.clients import make_producer
+from railbird.ingest.kafka.codec import header_dict
+from railbird.ingest.kafka.producer import produce_records
+from railbird.sim.config import SimConfig
+from railbird.sim.run import write_simulation
+from railbird.store import schema
+from railbird.store.database import make_engine
 
 from .net import free_port, scrape_metrics
 from .procs import alive, descendants
@@ -82,7 +82,7 @@ def stream(tmp_path_factory: pytest.TempPathFactory) -> Stream:
         ids.add(data.get("message_id") or data.get("event_id") or data["hand_id"])
     scan_flags = _flag_set(orjson.loads(line) for line in flags.read_bytes().splitlines())
     assert len(scan_flags) >= 10, "the stream should carry enough violations to compare"
-    # ... of the site-scoped kinds too (state spanning tables: see ingest.kafka_stages).
+    # ... of the site-scoped kinds too (state spanning tables: see ingest.kafka.stages).
     categories = {category for _flag_id, category in scan_flags}
     assert {"coordinated_sit_out", "bounty_collusion", "in_hand_influence"} <= categories
     return Stream(events, len(ids), frozenset(ids), scan_flags)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from kafka import KafkaConsumer, TopicPartition
 
-from ingest.kafka_assignor import SingleOwnerAssignor
+from railbird.ingest.kafka.assignor import SingleOwnerAssignor
 from tests.integration.kafka_broker import create_topics
 
 pytestmark = pytest.mark.kafka

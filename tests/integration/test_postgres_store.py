@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from store.database import make_engine
+from railbird.api.app import create_app
+from railbird.store.database import make_engine
 from tests.api.conftest import KEYS, auth
 from tests.ingest.test_scan import _replay, store_counts
 from tests.integration.postgres_server import postgres_url

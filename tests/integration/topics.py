@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ingest.kafka_settings import KafkaSettings
+from railbird.ingest.kafka.settings import KafkaSettings
 
 from .kafka_broker import create_topics
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from detectors.events import AnyEvent, ChatEvent
-from detectors.findings import Evidence, Finding, Severity
-from detectors.profanity import Profanity
-from detectors.state import State
-from rules.pipeline import Pipeline
+from railbird.detectors.chat.profanity import Profanity
+from railbird.detectors.events import AnyEvent, ChatEvent
+from railbird.detectors.findings import Evidence, Finding, Severity
+from railbird.detectors.state import State
+from railbird.rules.pipeline import Pipeline
 from tests.builders import chat
 
 

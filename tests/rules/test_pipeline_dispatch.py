@@ -16,15 +16,15 @@ from typing import ClassVar
 
 import pytest
 
-from detectors.events import AnyEvent, ChatEvent, event_from_dict
-from detectors.findings import Evidence, Finding, Severity
-from detectors.registry import build_detectors
-from detectors.state import State
-from rules.actions import Action
-from rules.flags import Flag
-from rules.pipeline import _NOTHING, Outcome, Pipeline, log
-from sim.config import SimConfig
-from sim.run import simulate
+from railbird.detectors.events import AnyEvent, ChatEvent, event_from_dict
+from railbird.detectors.findings import Evidence, Finding, Severity
+from railbird.detectors.registry import build_detectors
+from railbird.detectors.state import State
+from railbird.rules.actions import Action
+from railbird.rules.flags import Flag
+from railbird.rules.pipeline import _NOTHING, Outcome, Pipeline, log
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
 from tests.builders import chat, table
 
 

@@ -6,9 +6,9 @@ from datetime import timedelta
 
 import pytest
 
-from detectors.findings import Category, Evidence, Finding, Severity
-from rules.flags import Flag
-from rules.policy import RuleBook
+from railbird.detectors.findings import Category, Evidence, Finding, Severity
+from railbird.rules.flags import Flag
+from railbird.rules.policy import RuleBook
 from tests.builders import at
 
 

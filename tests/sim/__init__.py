@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from sim.table_view import DecisionView, Move, SeatState
+from railbird.sim.table_view import DecisionView, Move, SeatState
 
 
 class RandomPolicy:

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from sim.hand_clock import rfc3339
-from sim.holdem import play_hand, position_order
-from sim.table_view import DecisionView, HandResult, Move, SeatState
+from railbird.sim.hand_clock import rfc3339
+from railbird.sim.holdem import play_hand, position_order
+from railbird.sim.table_view import DecisionView, HandResult, Move, SeatState
 from tests.sim import RandomPolicy, random_table
 
 STARTED = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)

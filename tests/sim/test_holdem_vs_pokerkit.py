@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from pokerkit import Automation, Mode, NoLimitTexasHoldem
 
-from sim.holdem import play_hand, position_order
-from sim.table_view import HandResult, SeatState
+from railbird.sim.holdem import play_hand, position_order
+from railbird.sim.table_view import HandResult, SeatState
 from tests.sim import RandomPolicy, random_table
 
 STARTED = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)

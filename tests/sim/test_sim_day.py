@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from detectors.events import event_from_dict
-from sim.config import SimConfig
-from sim.run import simulate
-from sim.violations import CHAT_CATEGORIES
+from railbird.detectors.events import event_from_dict
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
+from railbird.sim.violations import CHAT_CATEGORIES
 
 DAY = SimConfig(
     seed=2,

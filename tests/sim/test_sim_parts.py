@@ -8,12 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sim import abuse_lines, chat_lines
-from sim.config import SimConfig
-from sim.run import simulate, write_simulation
-from sim.side_pot import dry_side_pot_checkers
-from sim.stream import fmt_ms, to_ms
-from sim.structure import Structure
+from railbird.sim import abuse_lines, chat_lines
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate, write_simulation
+from railbird.sim.side_pot import dry_side_pot_checkers
+from railbird.sim.stream import fmt_ms, to_ms
+from railbird.sim.structure import Structure
 
 SMALL = SimConfig(seed=11, tournaments=1, players_per_tournament=27, cash_tables=1, hours=0.4)
 
@@ -38,8 +38,8 @@ def test_same_seed_gives_identical_output_and_another_seed_does_not(tmp_path: Pa
 # small day named their winners in set order, so PYTHONHASHSEED 1 and 3 used to disagree.
 _DIGEST = """
 import hashlib, json
-from sim.config import SimConfig
-from sim.run import simulate
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
 day = SimConfig(seed=3, tournaments=1, players_per_tournament=27, cash_tables=0, hours=1.0)
 print(hashlib.sha256(json.dumps(list(simulate(day)), default=str).encode()).hexdigest())
 """

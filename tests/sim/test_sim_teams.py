@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from sim.config import SimConfig
-from sim.run import simulate
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
 
 DAY = SimConfig(
     seed=5,

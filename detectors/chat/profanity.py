@@ -1,0 +1,74 @@
+"""Flags swearing and vulgarity in chat, however it is spelled, and never poker talk.
+
+better-profanity's word list is the base but not its matcher: its matcher is milliseconds a
+message, misses `f u c k`, `fuuuuck` and look-alike letters, and its list flags "kill pot", "god
+run" and "suck out". The lexicon (`abuse_terms`, matched by `abuse_lexicon`) fixes the list;
+this detector reports the vulgar part of a match. Mild swearing is low severity; sexual
+vulgarity, vulgar insults or a string of swearing is medium. Insults without vulgarity
+("idiot") are harassment's business.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import ClassVar
+
+from railbird.detectors.chat.reasons import Reason, chat_finding, describe, reason_measures
+from railbird.detectors.events import AnyEvent, ChatEvent
+from railbird.detectors.findings import Finding, Severity
+from railbird.detectors.state import State
+from railbird.detectors.text.abuse_lexicon import scan
+
+
+def profanity_reasons(text: str) -> list[Reason]:
+    return list(_reasons(text))
+
+
+# Memoised per text: the detector's verdict on "nh" or "gl all" is the same every time, and a
+# cache hit is one C-level lookup where the scan was a dozen Python calls. Bounded (LRU).
+@lru_cache(maxsize=8192)
+def _reasons(text: str) -> tuple[Reason, ...]:
+    hits = scan(text)
+    if not hits:  # most chat
+        return ()
+    return tuple(
+        Reason(
+            "mild swearing" if h.entry.tier == "mild" else "vulgarity",
+            h.entry.term,
+            h.original,
+            h.entry.tier,
+        )
+        for h in hits
+        if h.entry.vulgar
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Profanity:
+    name: ClassVar[str] = "profanity"
+    consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
+    # This many profane words in one message make even mild swearing medium severity.
+    string_of_swearing: int = 3
+
+    def detect(self, event: AnyEvent, state: State) -> list[Finding]:
+        if not isinstance(event, ChatEvent) or event.kind != "text" or not event.text:
+            return []
+        found = _reasons(event.text)
+        if not found:
+            return []
+        reasons = list(found)
+        mild = all(r.tier == "mild" for r in reasons) and len(reasons) < self.string_of_swearing
+        severity: Severity = "low" if mild else "medium"
+        score = min(0.95, (0.6 if mild else 0.75) + 0.05 * (len(reasons) - 1))
+        return [
+            chat_finding(
+                self.name,
+                "profanity",
+                event,
+                severity,
+                score,
+                f"{describe(reasons)} in {event.channel} chat",
+                reason_measures(reasons),
+            )
+        ]

@@ -1,0 +1,139 @@
+"""What a message sent during a hand amounts to: the in-hand influence detectors' verdicts.
+
+Pure functions of the message and, after the hand, of its history (who held what, who had
+folded when): the detectors (`in_hand_influence`, `in_hand_private`) keep the hands and their
+messages in state and turn a verdict into a finding. Apart so that the rules of the house
+policy on hands in play read in one place, without the state keeping around them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from railbird.detectors.findings import MeasureValue, Severity
+from railbird.detectors.in_hand.card_talk import CardMention, CardTalk
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    severity: Severity
+    kind: str  # evidence kind
+    summary: str
+    extra: dict[str, MeasureValue] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class InHandMessage:
+    message_id: str
+    ts: datetime
+    player_id: str
+    kind: Literal["text", "emoji", "snapcam"]
+    text: str
+    private: bool
+    recipient_id: str | None
+    talk: CardTalk
+    railbird: bool
+    in_grace: bool
+    live: Severity | None = None
+
+
+def live_verdict(m: InHandMessage) -> Verdict | None:
+    """At the message, with the hand in play: only talk clearly about the hand, or a railbird's
+    emoji or SnapCam. Talk in the hand's first seconds waits for the history (it may be about
+    the previous hand), and so does anything weaker."""
+    if m.in_grace:
+        return None
+    who = _role(m, folded=None)
+    if m.kind != "text":
+        if not m.railbird:
+            return None
+        return Verdict("medium", f"{m.kind}_during_hand", f"{who} sent {_what(m)}")
+    talk = m.talk
+    if talk.strong or (m.railbird and (talk.imperative or talk.names_cards)):
+        kind = "private_card_talk" if m.private else _talk_kind(talk)
+        return Verdict("high", kind, f"{who} said '{talk.describe()}'")
+    return None
+
+
+def retro_verdict(
+    m: InHandMessage,
+    holdings: dict[str, tuple[str, ...]],
+    folds: dict[str, datetime],
+    previous: dict[str, tuple[str, ...]],
+) -> Verdict | None:
+    """With the hand's history (`holdings` this hand, `previous` the last one, `folds` when
+    each player folded): naming one's own folded cards or a live player's is critical, and
+    weaker talk flags once it is known the speaker had folded or was a railbird."""
+    folded_at = folds.get(m.player_id)
+    folded = folded_at is not None and folded_at <= m.ts
+    who = _role(m, folded)
+    own = holdings.get(m.player_id)
+    talk = m.talk
+    hits = [x for x in talk.mentions if own and _specific(x, talk) and x.matches(own)]
+    stale = [x for x in talk.mentions if (p := previous.get(m.player_id)) and x.matches(p)]
+    if m.in_grace and stale and not hits:
+        return None  # talk about the previous hand, sent as this one was dealt
+    if folded and own and hits:
+        cards = " ".join(own)
+        summary = (
+            f"{who} named own folded hole cards ({cards}) as '{hits[0].text}' while hand "
+            f"was in play (folded at {folded_at:%H:%M:%S})"
+        )
+        extra: dict[str, MeasureValue] = {"hole_cards": list(own), "folded_at": _iso(folded_at)}
+        return Verdict("critical", "hole_card_leak", summary, extra)
+    live = [
+        p
+        for p, cards in holdings.items()
+        if p != m.player_id and (folds.get(p) is None or folds[p] > m.ts)
+        for x in talk.mentions
+        if (x.cards or (talk.holds_talk and len(x.ranks) == 2)) and x.matches(cards)
+    ]
+    if live:
+        cards = " ".join(holdings[live[0]])
+        summary = f"{who} named live hole cards of {live[0]} ({cards}) while hand was in play"
+        extra = {"hole_cards": list(holdings[live[0]]), "cards_of": live[0]}
+        return Verdict("critical", "live_cards_named", summary, extra)
+    if m.live is not None or not (folded or m.railbird):
+        return None
+    if m.kind != "text":
+        if m.in_grace:
+            return None
+        return Verdict("medium", f"{m.kind}_during_hand", f"{who} sent {_what(m)}")
+    if talk.strong or (not m.in_grace and (talk.imperative or talk.names_cards)):
+        kind = "private_card_talk" if m.private else _talk_kind(talk)
+        return Verdict("high", kind, f"{who} said '{talk.describe()}'")
+    return None
+
+
+RANK = {"low": 0, "medium": 1, "high": 2, "critical": 3}
+
+
+def _specific(mention: CardMention, talk: CardTalk) -> bool:
+    """Two ranks or exact cards, or a single rank said with fold talk ("folded the ace")."""
+    return len(mention.ranks) == 2 or bool(mention.cards) or talk.fold_talk
+
+
+def _talk_kind(talk: CardTalk) -> str:
+    if talk.advice:
+        return "advice_during_hand"
+    return "card_talk_during_hand" if talk.mentions else "action_talk_during_hand"
+
+
+def _role(m: InHandMessage, folded: bool | None) -> str:
+    if m.railbird:
+        role = "railbird"
+    elif folded:
+        role = "folded player"
+    else:
+        role = "player dealt in"
+    return f"{role} {m.player_id}"
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _what(m: InHandMessage) -> str:
+    return "a SnapCam broadcast" if m.kind == "snapcam" else f"emoji '{m.text}'"

@@ -1,0 +1,106 @@
+"""`railbird scan`: a file of events through the pipeline, flags out as JSON Lines.
+
+The same `Pipeline.process` the Kafka workers call; only the source and sinks differ.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import IO
+
+import orjson
+
+from railbird.detectors.events import AnyEvent
+from railbird.detectors.text.redaction import redact
+from railbird.ingest.decode import RawRecord, Rejected, decode_all
+from railbird.rules.actions import Action
+from railbird.rules.flags import Flag
+from railbird.rules.pipeline import Pipeline
+from railbird.store.writer import StoreWriter
+
+
+@dataclass
+class ScanReport:
+    events: int = 0
+    rejected: int = 0
+    flags: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+    peak_rss_mib: float = 0.0
+    flag_counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def events_per_second(self) -> float:
+        return self.events / self.seconds if self.seconds > 0 else 0.0
+
+    def summary(self) -> str:
+        cats = ", ".join(f"{k}={v}" for k, v in sorted(self.flag_counts.items())) or "none"
+        return (
+            f"{self.events} events ({self.rejected} rejected) in {self.seconds:.1f} s "
+            f"= {self.events_per_second:,.0f} events/s; {self.flags} flags ({cats}); "
+            f"{self.actions} actions; peak RSS {self.peak_rss_mib:.0f} MiB"
+        )
+
+
+def peak_rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def scan_records(
+    records: Iterable[RawRecord],
+    pipeline: Pipeline,
+    flags_out: IO[bytes] | None,
+    *,
+    on_reject: Callable[[Rejected], None],
+    writer: StoreWriter | None = None,
+    actions_out: IO[bytes] | None = None,
+    batch_size: int = 1000,
+) -> ScanReport:
+    report = ScanReport()
+    started = time.perf_counter()
+    pending_events: list[AnyEvent] = []
+    pending_flags: list[Flag] = []
+    pending_actions: list[Action] = []
+
+    def reject(rejected: Rejected) -> None:
+        report.rejected += 1
+        on_reject(rejected)
+        if writer is not None:
+            raw = redact(rejected.record.data.decode("utf-8", "replace"))
+            writer.write_dead_letter(
+                rejected.record.source, rejected.record.position, rejected.reason, raw
+            )
+
+    def flush() -> None:
+        if writer is not None:
+            writer.write(pending_events, pending_flags, pending_actions)
+        pending_events.clear()
+        pending_flags.clear()
+        pending_actions.clear()
+
+    for event in decode_all(records, reject):
+        report.events += 1
+        outcome = pipeline.process(event)
+        if writer is not None:
+            pending_events.append(event)
+        for flag in outcome.flags:
+            report.flags += 1
+            report.flag_counts[flag.category] = report.flag_counts.get(flag.category, 0) + 1
+            if flags_out is not None:
+                flags_out.write(orjson.dumps(flag.to_dict()) + b"\n")
+        report.actions += len(outcome.actions)
+        if actions_out is not None:
+            for action in outcome.actions:
+                actions_out.write(orjson.dumps(action.to_dict()) + b"\n")
+        if writer is not None:
+            pending_flags.extend(outcome.flags)
+            pending_actions.extend(outcome.actions)
+            if len(pending_events) >= batch_size:
+                flush()
+    flush()
+    report.seconds = time.perf_counter() - started
+    report.peak_rss_mib = peak_rss_mib()
+    return report

@@ -1,0 +1,121 @@
+"""kafka-python clients configured the one way railbird needs them.
+
+The consumer uses the *range* assignor only: it gives partition N of every subscribed topic to the
+same member, which is what co-partitioning needs (a table's chat, events and hands share a key,
+hence a partition number). Round-robin, kafka-python's fallback, would split them. The site
+stage's consumer overrides it with `kafka_assignor.SingleOwnerAssignor` (see `kafka_stages`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from kafka import KafkaConsumer, KafkaProducer
+from kafka.coordinator.assignors.range import (
+    RangePartitionAssignor,
+)
+from kafka.errors import KafkaError
+
+from railbird.ingest.kafka.settings import KafkaSettings
+
+log = logging.getLogger(__name__)
+
+
+class TopicLayoutError(RuntimeError):
+    """Input topics missing, or not co-partitioned."""
+
+
+class BrokerUnreachable(RuntimeError):
+    """No broker answered at start; the message is the one line a command prints."""
+
+
+def compression(settings: KafkaSettings) -> str | None:
+    if settings.compression == "auto":
+        return "lz4" if importlib.util.find_spec("lz4") is not None else None
+    return None if settings.compression in ("", "none") else settings.compression
+
+
+def make_producer(settings: KafkaSettings, **overrides: Any) -> Any:
+    config: dict[str, Any] = {
+        "bootstrap_servers": settings.bootstrap_list(),
+        "client_id": settings.client_id,
+        "bootstrap_timeout_ms": settings.bootstrap_timeout_ms,
+        "linger_ms": settings.linger_ms,
+        "batch_size": settings.batch_bytes,
+        "compression_type": compression(settings),
+        "acks": "all",
+    }
+    config.update(overrides)
+    return KafkaProducer(**config)
+
+
+def connect_producer(settings: KafkaSettings) -> Any:
+    """`make_producer`, with a broker that does not answer raised as `BrokerUnreachable`, so the
+    command line above this edge never sees kafka-python's exception types."""
+    try:
+        return make_producer(settings)
+    except KafkaError as exc:
+        raise BrokerUnreachable(unreachable(settings, exc)) from exc
+
+
+def warm_up(producer: Any, topics: Iterable[str], timeout_ms: int = 5000) -> None:
+    """Fetch the output topics' metadata before the first flag, not on it.
+
+    A producer's first send to a topic blocks on that topic's metadata: the first flags of a
+    freshly started worker were its slowest (200-300 ms, on the latency benchmark's p99).
+    kafka-python's public `partitions_for` would wait up to `max_block_ms` (60 s) for a topic
+    that does not exist; this waits `timeout_ms` and lets the first send try again.
+    """
+    wait = getattr(producer, "_wait_on_metadata", None)
+    if wait is None:
+        return
+    for topic in topics:
+        try:
+            wait(topic, timeout_ms)
+        except KafkaError as exc:
+            log.warning("no metadata for topic %s yet: %s", topic, exc)
+
+
+def unreachable(settings: KafkaSettings, exc: KafkaError) -> str:
+    """What a command prints when no broker answered at start, instead of a traceback."""
+    return (
+        f"cannot reach Kafka at {settings.bootstrap_servers} within "
+        f"{settings.bootstrap_timeout_ms / 1000:g} s ({exc}); is the broker "
+        f"up? (`make kafka-up` starts a local one; RAILBIRD_KAFKA_BOOTSTRAP_SERVERS names it)"
+    )
+
+
+def make_consumer(settings: KafkaSettings, **overrides: Any) -> Any:
+    config: dict[str, Any] = {
+        "bootstrap_servers": settings.bootstrap_list(),
+        "client_id": settings.client_id,
+        "bootstrap_timeout_ms": settings.bootstrap_timeout_ms,
+        "group_id": settings.group_id,
+        "enable_auto_commit": False,
+        "auto_offset_reset": "earliest",
+        "partition_assignment_strategy": (RangePartitionAssignor,),
+        "max_poll_records": settings.max_poll_records,
+        "session_timeout_ms": settings.session_timeout_ms,
+        "heartbeat_interval_ms": settings.heartbeat_interval_ms,
+    }
+    config.update(overrides)
+    return KafkaConsumer(**config)
+
+
+def check_copartitioned(consumer: Any, topics: tuple[str, ...]) -> int:
+    """The shared partition count of `topics`; raises if one is missing or differs."""
+    counts: dict[str, int] = {}
+    for topic in topics:
+        partitions = consumer.partitions_for_topic(topic)
+        if not partitions:
+            raise TopicLayoutError(f"topic {topic!r} does not exist (create it first)")
+        counts[topic] = len(partitions)
+    if len(set(counts.values())) != 1:
+        raise TopicLayoutError(
+            f"input topics must have the same partition count so a table's chat, events and "
+            f"hands meet in one worker; got {counts}"
+        )
+    return next(iter(counts.values()))

@@ -1,0 +1,73 @@
+"""Kafka records <-> the contract: raw records in; keyed event, flag, action, DLQ records out.
+
+Keys follow CONTRACT.md: events by `table_id` (table-less chat by `player_id`) so that a table's
+chat, table events and hands land on the same partition number of their three topics; flags by
+their first player id and actions by `player_id`, so one player's moderation history is ordered.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import orjson
+
+from railbird.ingest.decode import RawRecord
+from railbird.rules.actions import Action
+from railbird.rules.flags import Flag
+
+# File-replay order: the producer stamps each record with its line's sequence number so the
+# worker's event-time merge can break ties between topics exactly as the file ordered them.
+SEQ_HEADER = "railbird-seq"
+_SEQ = struct.Struct(">Q")
+
+Headers = list[tuple[str, bytes]]
+
+
+def position(partition: int, offset: int) -> str:
+    return f"partition {partition} offset {offset}"
+
+
+def raw_record(topic: str, partition: int, offset: int, value: bytes | None) -> RawRecord:
+    return RawRecord(source=topic, position=position(partition, offset), data=value or b"")
+
+
+def event_key(data: Mapping[str, Any]) -> bytes | None:
+    """The contract's partition key of an event: its table, else (chat) its player."""
+    key = data.get("table_id") or (data.get("player_id") if data.get("type") == "chat" else None)
+    return key.encode() if isinstance(key, str) and key else None
+
+
+def seq_header(seq: int) -> Headers:
+    return [(SEQ_HEADER, _SEQ.pack(seq))]
+
+
+def read_seq(headers: Sequence[tuple[str, bytes | None]] | None) -> int | None:
+    for name, value in headers or ():
+        if name == SEQ_HEADER and value is not None and len(value) == _SEQ.size:
+            seq: int = _SEQ.unpack(value)[0]
+            return seq
+    return None
+
+
+def flag_record(flag: Flag) -> tuple[bytes | None, bytes]:
+    key = flag.player_ids[0].encode() if flag.player_ids else None
+    return key, orjson.dumps(flag.to_dict())
+
+
+def action_record(action: Action) -> tuple[bytes, bytes]:
+    return action.player_id.encode(), orjson.dumps(action.to_dict())
+
+
+def dlq_headers(reason: str, topic: str, partition: int, offset: int) -> Headers:
+    return [
+        ("reason", reason.encode("utf-8", "replace")),
+        ("source_topic", topic.encode()),
+        ("source_partition", str(partition).encode()),
+        ("source_offset", str(offset).encode()),
+    ]
+
+
+def header_dict(headers: Sequence[tuple[str, bytes | None]] | None) -> dict[str, str]:
+    return {name: (value or b"").decode("utf-8", "replace") for name, value in headers or ()}

@@ -1,0 +1,77 @@
+"""What a Kafka worker sends out: flags and actions to their topics, bad records to the DLQ.
+
+Sent as soon as they are produced (latency); the producer is flushed, like the store write,
+before the offsets they derive from are committed (`kafka_commits`).
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from collections.abc import Iterable
+from typing import Any
+
+from railbird.detectors.text.redaction import redact
+from railbird.ingest.decode import Rejected
+from railbird.ingest.kafka.codec import action_record, dlq_headers, flag_record
+from railbird.ingest.kafka.merge import Pending
+from railbird.ingest.kafka.partitions import KeyPartitions
+from railbird.ingest.kafka.settings import KafkaSettings
+from railbird.rules.actions import Action
+from railbird.rules.flags import Flag
+from railbird.store.writer_process import StoreProcess
+
+log = logging.getLogger(__name__)
+
+# One key -> partition table per producer (see `output_partitions`).
+_partitions: weakref.WeakKeyDictionary[Any, KeyPartitions] = weakref.WeakKeyDictionary()
+
+
+def send_outputs(
+    settings: KafkaSettings, producer: Any, flags: Iterable[Flag], actions: Iterable[Action]
+) -> None:
+    partitions = _key_partitions(producer)
+    send = producer.send
+    topic = settings.flags_topic
+    choose = partitions.chooser(topic)
+    for flag in flags:
+        key, value = flag_record(flag)
+        send(topic, key=key, value=value, partition=choose(key))
+    topic = settings.actions_topic
+    choose = partitions.chooser(topic)
+    for action in actions:
+        key, value = action_record(action)
+        send(topic, key=key, value=value, partition=choose(key))
+
+
+def _key_partitions(producer: Any) -> KeyPartitions:
+    try:
+        partitions = _partitions.get(producer)
+        if partitions is None:
+            partitions = _partitions[producer] = KeyPartitions(producer)
+    except TypeError:  # a producer that takes no weak reference: no table kept
+        return KeyPartitions(producer)
+    return partitions
+
+
+def send_dead_letter(
+    settings: KafkaSettings,
+    producer: Any,
+    store: StoreProcess | None,
+    entry: Pending,
+    rejected: Rejected,
+) -> None:
+    """The record as it came, to `<topic>.dlq` with the reason and its origin in headers (and,
+    with disclosed personal data redacted, to the store's dead-letter table)."""
+    tp = entry.tp
+    log.warning("dead letter %s", rejected.describe())
+    data = rejected.record.data
+    producer.send(
+        settings.dlq_topic(tp.topic),
+        key=entry.key,
+        value=data,
+        headers=dlq_headers(rejected.reason, tp.topic, tp.partition, entry.offset),
+    )
+    if store is not None:  # redacted there, as in the chat log; the topic keeps the bytes
+        raw = redact(data.decode("utf-8", "replace"))
+        store.write_dead_letter(tp.topic, rejected.record.position, rejected.reason, raw)

@@ -1,0 +1,301 @@
+"""`railbird run`: a consumer-group member feeding Kafka's streams through the one pipeline.
+
+One `KafkaWorker` runs one *stage* (`kafka_stages`): "tables" (table-scoped detectors, the
+partitions shared by the group's members) or "site" (detectors whose state spans tables, every
+partition with one member of `<group_id>-site`); `railbird run` runs both, in two processes. Only
+the table stage stores events and dead-letters; the site stage stores its flags and actions.
+
+Per cycle: poll -> decode -> merge the partitions in event time (`kafka_intake`) ->
+`Pipeline.process` -> send flags, actions and dead letters; every `commit_interval_ms`: store ->
+flush the sends -> commit offsets, in that order (`kafka_commits`). The store write runs in a
+child process (`StoreProcess`) so the loop never stalls on a transaction nor shares its core
+with one; a batch's offsets are committed only once its write is durable. A crash before a
+commit replays what followed the previous one: at-least-once, and since every id is
+deterministic and every write an upsert, exactly-once in effect (only `moderation.flags` may
+see a flag twice).
+
+State and rebalances. State routes by table (the partition key) in the table stage, so:
+- a partition this worker gives up has its tables' state dropped (all state, once it owns
+  nothing: the site stage's standby keeps none);
+- a partition it takes over starts with empty state, which is rebuilt by *replaying* a window
+  of event time before the committed offset: each commit carries, in its metadata, the offset
+  from which `replay_window_seconds` of event time precede it. Replayed records go through the
+  pipeline with their outputs discarded (they were produced before that commit). Anything a
+  detector remembers for longer than the window is lost at a takeover; the window is a setting.
+  The site stage's owner dying is such a takeover, of every partition at once.
+- partitions kept through a rebalance keep their state and their place.
+Co-partitioning relies on the range assignor (see `kafka_clients`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import Counter
+from datetime import datetime
+from typing import Any
+
+from railbird.ingest.decode import Rejected
+from railbird.ingest.kafka.commits import Checkpoints
+from railbird.ingest.kafka.intake import Intake
+from railbird.ingest.kafka.merge import EventTimeMerge, Pending
+from railbird.ingest.kafka.metrics import WorkerMetrics
+from railbird.ingest.kafka.outputs import send_dead_letter, send_outputs
+from railbird.ingest.kafka.progress import (
+    PartitionProgress,
+    RoutingIndex,
+    mark_spacing,
+    parse_replay,
+)
+from railbird.ingest.kafka.settings import KafkaSettings
+from railbird.ingest.kafka.stages import StageName, has_joined
+from railbird.rules.pipeline import Pipeline
+from railbird.store.writer_process import StoreProcess
+
+log = logging.getLogger(__name__)
+
+
+class KafkaWorker:
+    def __init__(
+        self,
+        settings: KafkaSettings,
+        pipeline: Pipeline,
+        consumer: Any,
+        producer: Any,
+        store: StoreProcess | None,
+        metrics: WorkerMetrics | None = None,
+        stage: StageName = "tables",
+    ) -> None:
+        self.settings = settings
+        self.pipeline = pipeline
+        self.consumer = consumer
+        self.producer = producer
+        self.store = store
+        self.metrics = metrics or WorkerMetrics()
+        hold = (settings.site_merge_hold_ms if stage == "site" else settings.merge_hold_ms) / 1000
+        self.merge = EventTimeMerge(settings.max_merge_wait_ms / 1000, hold=hold)
+        self.intake = Intake(settings, consumer, self.merge)
+        self._progress = self.intake.progress
+        window = (
+            settings.site_replay_window_seconds
+            if stage == "site"
+            else settings.replay_window_seconds
+        )
+        self.commits = Checkpoints(
+            settings, consumer, producer, store, self.metrics, self._progress, window
+        )
+        self._routes = RoutingIndex()
+        self._clock: datetime | None = None  # newest event time processed
+        self._last_record = time.monotonic()
+        # Only the table stage stores events and dead-letters; the site stage, which reads
+        # the same records again, stores and produces its own flags and actions alone.
+        self.stage = stage
+        self._primary = stage == "tables"
+
+    # ---- the loop -------------------------------------------------------------------------
+
+    def run(self, stop: threading.Event, exit_when_idle: float | None = None) -> None:
+        self.consumer.subscribe(list(self.settings.input_topics))
+        intake, commits = self.intake, self.commits
+        backlog = False
+        while not stop.is_set():
+            # With records already buffered and releasable, only look for more; don't wait.
+            timeout = 0 if backlog else self.settings.poll_timeout_ms
+            polled = self.consumer.poll(timeout_ms=timeout)
+            reset = self._apply_rebalance()
+            intake.buffer(polled, skip=reset)
+            intake.pause_full()
+            ready = self.merge.release(
+                self._progress, intake.caught_up, limit=self.settings.max_poll_records
+            )
+            backlog = len(ready) >= self.settings.max_poll_records
+            if ready:
+                self._process(ready)
+            elif polled:
+                self._report(Counter(), Counter(), Counter(), 0, 0, 0.0)
+            # A poll that found nothing: store and commit what is done now, not at the interval.
+            idle = not polled and not ready
+            if commits.touched and (idle or commits.due()):
+                commits.checkpoint(self._clock, idle=idle)
+            elif commits.pending:
+                commits.commit_durable(now=idle)
+            if commits.stuck_for() * 1000 >= self.settings.session_timeout_ms:
+                self._rejoin()
+            self.metrics.maybe_log(self.settings.log_interval_seconds)
+            if exit_when_idle is not None and self._idle_for() >= exit_when_idle:
+                log.info("caught up and idle for %.1f s: exiting", exit_when_idle)
+                break
+        commits.checkpoint(self._clock, wait=True)
+
+    def _idle_for(self) -> float:
+        """Seconds this worker has had nothing left to do (for `--exit-when-idle`)."""
+        intake = self.intake
+        busy = (
+            (not self._progress and not has_joined(self.consumer))
+            or bool(self.commits.pending)
+            or self.merge.total() > 0
+            or not all(intake.caught_up(tp) and intake.lag(tp) == 0 for tp in self._progress)
+        )
+        if busy:
+            self._last_record = time.monotonic()
+        return time.monotonic() - self._last_record
+
+    # ---- rebalances -----------------------------------------------------------------------
+
+    def _apply_rebalance(self) -> set[Any]:
+        """Follow the assignment; returns the new partitions, whose polled records are void.
+
+        No rebalance listener on purpose: kafka-python 3.0.12 leaves a partition that an eager
+        rebalance revokes and gives straight back flagged "pending revocation" when a listener
+        is set, and never fetches it again. Without one it keeps such a partition's position,
+        so comparing assignments after each poll is enough: kept partitions just go on.
+        """
+        assigned = set(self.consumer.assignment())
+        owned = set(self._progress)
+        if assigned == owned:
+            return set()
+        self.metrics.note(rebalance=True)
+        lost, fresh = owned - assigned, assigned - owned
+        if lost:
+            # Store what was processed; the commit may no longer be ours.
+            self.commits.checkpoint(self._clock, wait=True)
+        self.merge.drop(lost)
+        for tp in lost:
+            del self._progress[tp]
+        lost_numbers = {tp.partition for tp in lost} - {tp.partition for tp in assigned}
+        if lost_numbers:
+            self._drop_state(lost_numbers)
+        if not assigned:  # owns nothing now (the site stage's standby): forget everything
+            self._routes = RoutingIndex()
+            for state in self.pipeline.states.values():
+                state.drop_where(lambda _key: True)
+        self._start_fresh(sorted(fresh))
+        log.info(
+            "rebalance: %d partitions assigned (%d new), dropped state of partitions %s",
+            len(assigned),
+            len(fresh),
+            sorted(lost_numbers),
+        )
+        self._report(Counter(), Counter(), Counter(), 0, 0, 0.0)  # lag gauges follow ownership
+        return fresh
+
+    def _start_fresh(self, tps: list[Any]) -> None:
+        if not tps:
+            return
+        committed = {tp: self.consumer.committed(tp, metadata=True) for tp in tps}
+        missing = [tp for tp, om in committed.items() if om is None]
+        beginning = self.consumer.beginning_offsets(missing) if missing else {}
+        for tp in tps:
+            self.merge.drop([tp])
+            om = committed[tp]
+            start = beginning[tp] if om is None else om.offset
+            replay = parse_replay(om.metadata if om is not None else "")
+            progress = self._progress[tp] = PartitionProgress(
+                processed=start, mark_every=mark_spacing(self.commits.window)
+            )
+            if replay is not None and replay < start:
+                progress.replay_until = start
+                progress.processed = progress.fetched = replay
+                self.consumer.seek(tp, replay)
+                log.info("partition %s: replaying offsets %d..%d", tp, replay, start - 1)
+            else:
+                progress.fetched = start
+                self.consumer.seek(tp, start)
+
+    def _drop_state(self, partitions: set[int]) -> None:
+        keys = self._routes.release(partitions)
+        dropped = self.pipeline.drop_routing_keys(keys)
+        log.info("dropped %d state entries of %d routing keys", dropped, len(keys))
+
+    def _rejoin(self) -> None:
+        """Leave and re-join the group after commits failed for a whole session timeout.
+
+        kafka-python 3.0.12 can leave a member in "rebalancing" without ever sending JoinGroup
+        (seen with two workers under load): it goes on processing partitions the group gave to
+        someone else and can never commit. Re-subscribing forces a fresh join; the assignment
+        check after the next poll then drops this worker's state and rebuilds what it gets.
+        """
+        log.error(
+            "commits failing for %.0f s: leaving and re-joining the group",
+            self.commits.stuck_for(),
+        )
+        owned = set(self._progress)
+        self.merge.drop(owned)
+        self._progress.clear()
+        self.commits.forget()
+        self._drop_state({tp.partition for tp in owned})
+        self.consumer.unsubscribe()
+        self.consumer.subscribe(list(self.settings.input_topics))
+
+    # ---- one batch --------------------------------------------------------------------------
+
+    def _process(self, ready: list[Pending]) -> None:
+        started = time.perf_counter()
+        commits = self.commits
+        events, flags, actions = commits.events, commits.flags, commits.actions
+        new_flags, new_actions = len(flags), len(actions)
+        counts: Counter[str] = Counter()
+        replayed: Counter[str] = Counter()
+        dead: Counter[str] = Counter()
+        touched = commits.touched
+        process, note_route = self.pipeline.process, self._routes.note
+        progress_of = self._progress
+        clock = self._clock
+        for entry in ready:
+            tp = entry.tp
+            progress = progress_of[tp]
+            warm = entry.offset < progress.replay_until
+            item = entry.item
+            if isinstance(item, Rejected):
+                if not warm and self._primary:
+                    send_dead_letter(self.settings, self.producer, self.store, entry, item)
+                    dead[tp.topic] += 1
+            else:
+                outcome = process(item)
+                note_route(item, tp.partition)
+                when = item.time
+                if clock is None or when > clock:
+                    clock = when
+                progress.mark(when, entry.offset)
+                if warm:
+                    replayed[tp.topic] += 1
+                else:
+                    counts[tp.topic] += 1
+                    if self._primary:
+                        events.append((item.type, entry.value))
+                    if outcome.flags:
+                        flags.extend(outcome.flags)
+                    if outcome.actions:
+                        actions.extend(outcome.actions)
+            progress.processed = entry.offset + 1
+            touched.add(tp)
+        self._clock = clock
+        # Sent now (latency); flushed, like the store write, before the next offset commit.
+        send_outputs(self.settings, self.producer, flags[new_flags:], actions[new_actions:])
+        if len(events) >= self.settings.store_batch_events or commits.due():
+            commits.checkpoint(self._clock)
+        new_flags, new_actions = len(flags) - new_flags, len(actions) - new_actions
+        self._report(counts, replayed, dead, new_flags, new_actions, started)
+
+    def _report(
+        self,
+        counts: Counter[str],
+        replayed: Counter[str],
+        dead: Counter[str],
+        flags: int,
+        actions: int,
+        started: float,
+    ) -> None:
+        self.metrics.batch_done(
+            records=counts,
+            replayed=replayed,
+            dead_letters=dead,
+            flags=flags,
+            actions=actions,
+            seconds=time.perf_counter() - started if started else 0.0,
+            lag=self.intake.lags(),
+            buffered=self.merge.total(),
+            detector_errors=self.pipeline.metrics.detector_errors,
+            store_set_aside=self.store.set_aside if self.store is not None else 0,
+        )

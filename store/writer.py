@@ -1,0 +1,150 @@
+"""Write side of the store: events, flags, actions and dead letters, in batches, as upserts."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, Engine
+
+from railbird.detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
+from railbird.rules.actions import Action
+from railbird.rules.flags import Flag
+from railbird.store import schema
+from railbird.store.bulk_upsert import bulk_upsert, driver_params
+from railbird.store.chat_rows import CHAT_KEYS, chat_params_builder, chat_row, chat_row_from_json
+from railbird.store.upsert import upsert
+
+FLAG_UPDATABLE = ("severity", "score", "explanation", "evidence", "ts")
+
+
+def _table_row(e: TableEvent) -> dict[str, Any]:
+    return {
+        "event_id": e.event_id,
+        "ts": e.ts,
+        "table_id": e.table_id,
+        "tournament_id": e.tournament_id,
+        "action": e.action,
+        "player_id": e.player_id,
+        "seat": e.seat,
+        "hand_id": e.hand_id,
+        "players": list(e.players) if e.players is not None else None,
+        "extra": e.model_extra or None,
+    }
+
+
+def _hand_row(e: HandEvent) -> dict[str, Any]:
+    return {
+        "hand_id": e.hand_id,
+        "table_id": e.table_id,
+        "tournament_id": e.tournament_id,
+        "started_at": e.started_at,
+        "ended_at": e.ended_at,
+        "body": e.model_dump(mode="json"),
+    }
+
+
+def flag_row(flag: Flag) -> dict[str, Any]:
+    data = flag.to_dict()
+    return {
+        "flag_id": flag.flag_id,
+        "category": flag.category,
+        "detector": flag.finding.detector,
+        "severity": flag.severity,
+        "score": flag.finding.score,
+        "ts": flag.finding.ts,
+        "table_id": flag.finding.table_id,
+        "tournament_id": flag.finding.tournament_id,
+        "hand_id": flag.finding.hand_id,
+        "player_ids": data["player_ids"],
+        "message_ids": data["message_ids"],
+        "explanation": data["explanation"],
+        "evidence": data["evidence"],
+        "status": "open",
+    }
+
+
+def action_row(action: Action) -> dict[str, Any]:
+    return {
+        "action_id": action.action_id,
+        "kind": action.kind,
+        "player_id": action.player_id,
+        "ts": action.ts,
+        "expires_at": action.expires_at,
+        "reason": action.reason,
+        "flag_ids": list(action.flag_ids),
+        "actor": action.actor,
+    }
+
+
+def _write_chats(conn: Connection, records: Sequence[bytes], rows: list[dict[str, Any]]) -> None:
+    """One executemany for all of them, in order: the records, then the rows."""
+    built = chat_params_builder(conn.dialect) if records else None
+    if built is None:
+        chats = [*(chat_row_from_json(r) for r in records), *rows]
+        bulk_upsert(conn, schema.chat_messages, chats, CHAT_KEYS)
+        return
+    compiled, params_of = built
+    params = [params_of(r) for r in records]
+    if rows:
+        params.extend(driver_params(compiled, rows))
+    conn.exec_driver_sql(compiled.sql, params)
+
+
+class StoreWriter:
+    """Buffers rows and flushes them in one transaction per batch."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def write(
+        self,
+        events: Sequence[AnyEvent] = (),
+        flags: Sequence[Flag] = (),
+        actions: Sequence[Action] = (),
+        chat_records: Sequence[bytes] = (),
+    ) -> None:
+        """Store it all in one transaction; `chat_records` are raw chat events already validated
+        (the store process's), stored before the chat in `events`."""
+        chats = [chat_row(e) for e in events if isinstance(e, ChatEvent)]
+        tables = [_table_row(e) for e in events if isinstance(e, TableEvent)]
+        hand_events = [e for e in events if isinstance(e, HandEvent)]
+        with self.engine.begin() as conn:
+            _write_chats(conn, chat_records, chats)
+            bulk_upsert(conn, schema.table_events, tables, ["event_id"])
+            bulk_upsert(conn, schema.hands, [_hand_row(e) for e in hand_events], ["hand_id"])
+            bulk_upsert(
+                conn,
+                schema.hand_players,
+                [
+                    {"hand_id": h.hand_id, "player_id": s.player_id}
+                    for h in hand_events
+                    for s in h.seats
+                ],
+                ["hand_id", "player_id"],
+            )
+            bulk_upsert(
+                conn, schema.flags, [flag_row(f) for f in flags], ["flag_id"], FLAG_UPDATABLE
+            )
+            bulk_upsert(
+                conn,
+                schema.flag_players,
+                [{"flag_id": f.flag_id, "player_id": p} for f in flags for p in f.player_ids],
+                ["flag_id", "player_id"],
+            )
+            bulk_upsert(conn, schema.actions, [action_row(a) for a in actions], ["action_id"])
+
+    def write_dead_letter(self, source: str, position: str, reason: str, raw: str | None) -> None:
+        dl_id = hashlib.blake2b(f"{source}|{position}".encode(), digest_size=16).hexdigest()
+        row = {
+            "id": dl_id,
+            "ts": datetime.now(UTC),
+            "source": source,
+            "position": position,
+            "reason": reason,
+            "raw": raw,
+        }
+        with self.engine.begin() as conn:
+            upsert(conn, schema.dead_letters, [row], ["id"])
