@@ -27,7 +27,6 @@ from railbird.detectors.collusion.bounty_ledger import (
     PairTest,
     Support,
     TargetGuess,
-    fisher_two,
 )
 from railbird.detectors.collusion.hand_features import hand_features
 from railbird.detectors.collusion.name_directory import named_player, see_name
@@ -39,7 +38,7 @@ from railbird.detectors.collusion.planning_chat import (
     remember_chat_tournament,
     remember_tournament,
 )
-from railbird.detectors.collusion.sit_out_stats import bonferroni
+from railbird.detectors.collusion.statistics import bonferroni, fisher_two
 from railbird.detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
 from railbird.detectors.findings import Evidence, Finding, Severity
 from railbird.detectors.state import State

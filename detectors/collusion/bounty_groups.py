@@ -23,7 +23,7 @@ from railbird.detectors.collusion.bounty_ledger import (
     pair_of,
 )
 from railbird.detectors.collusion.planning_chat import group_key
-from railbird.detectors.collusion.sit_out_stats import poisson_tail
+from railbird.detectors.collusion.statistics import poisson_tail
 from railbird.detectors.events import HandEvent
 from railbird.detectors.findings import Evidence, Finding, Severity
 

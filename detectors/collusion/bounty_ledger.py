@@ -8,12 +8,11 @@ shoving over every open, is not suspicious of the player who happened to open in
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 
 from railbird.detectors.collusion.hand_features import HandFeatures
-from railbird.detectors.collusion.sit_out_stats import poisson_tail
+from railbird.detectors.collusion.statistics import poisson_tail
 from railbird.detectors.events import HandEvent
 
 SHORT_BB = 15  # below this many big blinds a re-raise is usually a push-or-fold shove
@@ -242,9 +241,3 @@ class BountyTournament:
         )
         knockouts = sum(self.knockouts[m, target] for m in group)
         return Support(checkdowns, knockouts)
-
-
-def fisher_two(p_a: float, p_b: float) -> float:
-    """Fisher's combination of two independent p-values (chi-square, 4 degrees of freedom)."""
-    half = -(math.log(max(p_a, 1e-300)) + math.log(max(p_b, 1e-300)))
-    return min(1.0, math.exp(-half) * (1.0 + half))

@@ -18,7 +18,12 @@ from datetime import timedelta
 from typing import ClassVar
 
 from railbird.detectors.collusion.pair_ledger import Counts, PairLedger
-from railbird.detectors.collusion.pair_stats import fisher_two, poisson_tail, shrunk_rate
+from railbird.detectors.collusion.statistics import (
+    bonferroni,
+    fisher_two,
+    poisson_tail,
+    shrunk_rate,
+)
 from railbird.detectors.events import AnyEvent, HandEvent
 from railbird.detectors.findings import Evidence, Finding, Severity
 from railbird.detectors.state import State
@@ -87,7 +92,7 @@ class ChipDumping:
         expected_strong = c.hands * q_i
         p_sf = poisson_tail(c.strong_folds, expected_strong)
         tests = max(1, sum(1 for k in ledger.pairs.values() if k.raise_folds))
-        adjusted = min(1.0, fisher_two(p_rf, p_sf) * tests)
+        adjusted = bonferroni(fisher_two(p_rf, p_sf), tests)
         return DumpTest(pair, c, expected, p_rf, expected_strong, p_sf, adjusted, tests, p_i)
 
     def _finding(self, hand: HandEvent, ledger: PairLedger, test: DumpTest) -> Finding:

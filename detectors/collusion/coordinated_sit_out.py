@@ -27,7 +27,7 @@ from railbird.detectors.collusion.planning_chat import (
     remember_chat_tournament,
     remember_tournament,
 )
-from railbird.detectors.collusion.sit_out_stats import (
+from railbird.detectors.collusion.statistics import (
     bonferroni,
     candidate_pairs,
     expected_coincidences,

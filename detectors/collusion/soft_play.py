@@ -19,7 +19,12 @@ from datetime import timedelta
 from typing import ClassVar
 
 from railbird.detectors.collusion.pair_ledger import Counts, PairLedger
-from railbird.detectors.collusion.pair_stats import binomial_sum_tail, fisher_two, shrunk_rate
+from railbird.detectors.collusion.statistics import (
+    binomial_sum_tail,
+    bonferroni,
+    fisher_two,
+    shrunk_rate,
+)
 from railbird.detectors.events import AnyEvent, HandEvent
 from railbird.detectors.findings import Evidence, Finding, Severity
 from railbird.detectors.state import State
@@ -108,7 +113,7 @@ class SoftPlay:
             return None
         p_post = binomial_sum_tail(total.postflop_passive, post_ps)
         tests = max(1, len({frozenset(p) for p, k in ledger.pairs.items() if k.strong_passive}))
-        adjusted = min(1.0, fisher_two(p_strong, p_post) * tests)
+        adjusted = bonferroni(fisher_two(p_strong, p_post), tests)
         return SoftTest(
             pair,
             total.strong_hands,
