@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+from railbird.detectors.events import ChatEvent
+
 Severity = Literal["low", "medium", "high", "critical"]
 SEVERITY_RANK: dict[str, int] = {"low": 0, "medium": 1, "high": 2, "critical": 3}
 
@@ -76,3 +78,36 @@ class Finding:
         """The stable part of a finding that the flag id is derived from."""
         key = self.dedupe_key or ",".join(self.message_ids or self.evidence.event_ids)
         return f"{self.category}|{self.detector}|{key}|{','.join(self.player_ids)}"
+
+
+def message_finding(
+    event: ChatEvent,
+    *,
+    detector: str,
+    category: Category,
+    severity: Severity,
+    score: float,
+    kind: str,
+    summary: str,
+    measures: dict[str, MeasureValue],
+    message_ids: tuple[str, ...] | None = None,
+    player_ids: tuple[str, ...] | None = None,
+    dedupe_key: str | None = None,
+) -> Finding:
+    """A finding about chat, as every chat detector reports one: said by the sender of `event`
+    (or `player_ids`, for a wave of senders) where `event` was said, proved by `message_ids`
+    (the event's own message by default), which are also the evidence's events."""
+    ids = (event.message_id,) if message_ids is None else message_ids
+    return Finding(
+        detector=detector,
+        category=category,
+        severity=severity,
+        score=score,
+        ts=event.ts,
+        player_ids=(event.player_id,) if player_ids is None else player_ids,
+        table_id=event.table_id,
+        tournament_id=event.tournament_id,
+        message_ids=ids,
+        dedupe_key=dedupe_key,
+        evidence=Evidence(kind=kind, summary=summary, event_ids=ids, measures=measures),
+    )

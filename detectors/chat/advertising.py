@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from railbird.detectors.events import AnyEvent, ChatEvent
-from railbird.detectors.findings import Evidence, Finding, Severity
+from railbird.detectors.findings import Finding, Severity, message_finding
 from railbird.detectors.state import State
 from railbird.detectors.text.contact_lexicon import (
     CALL_TO_ACTION,
@@ -57,27 +57,20 @@ class Advertising:
         strength = len(signals)
         severity: Severity = "high" if strength >= 3 else "medium" if strength == 2 else "low"
         return [
-            Finding(
+            message_finding(
+                event,
                 detector=self.name,
                 category="advertising",
                 severity=severity,
                 score=min(0.97, 0.5 + 0.15 * strength),
-                ts=event.ts,
-                player_ids=(event.player_id,),
-                table_id=event.table_id,
-                tournament_id=event.tournament_id,
-                message_ids=(event.message_id,),
-                evidence=Evidence(
-                    kind="advertising",
-                    summary=f"advertising in {event.channel} chat: " + "; ".join(signals),
-                    event_ids=(event.message_id,),
-                    measures={
-                        "hosts": list(hosts),
-                        "signals": strength,
-                        "sales_pitch": sales,
-                        "messenger": messenger,
-                    },
-                ),
+                kind="advertising",
+                summary=f"advertising in {event.channel} chat: " + "; ".join(signals),
+                measures={
+                    "hosts": list(hosts),
+                    "signals": strength,
+                    "sales_pitch": sales,
+                    "messenger": messenger,
+                },
             )
         ]
 

@@ -20,7 +20,7 @@ from railbird.detectors.chat.bursts import (
     span_of,
 )
 from railbird.detectors.events import AnyEvent, ChatEvent
-from railbird.detectors.findings import Evidence, Finding
+from railbird.detectors.findings import Finding, message_finding
 from railbird.detectors.state import State
 
 _NO_TIME = timedelta(0)
@@ -106,28 +106,22 @@ class ChatFlood:
         if emission.burst_size > window.count:
             summary += f"; {emission.burst_size} in this flood so far"
         return [
-            Finding(
+            message_finding(
+                event,
                 detector=self.name,
                 category="spam",
                 severity=severity,
                 score=min(1.0, 0.5 + 0.1 * (window.count - limit)),
-                ts=event.ts,
-                player_ids=(event.player_id,),
-                table_id=event.table_id,
-                tournament_id=event.tournament_id,
+                kind="chat_flood",
+                summary=summary,
+                measures={
+                    "messages_in_window": window.count,
+                    "window_seconds": self.window_seconds,
+                    "limit": limit,
+                    "channel": event.channel,
+                    "burst_size": emission.burst_size,
+                },
                 message_ids=emission.message_ids,
                 dedupe_key=emission.dedupe_key,
-                evidence=Evidence(
-                    kind="chat_flood",
-                    summary=summary,
-                    event_ids=emission.message_ids,
-                    measures={
-                        "messages_in_window": window.count,
-                        "window_seconds": self.window_seconds,
-                        "limit": limit,
-                        "channel": event.channel,
-                        "burst_size": emission.burst_size,
-                    },
-                ),
             )
         ]

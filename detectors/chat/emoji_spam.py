@@ -21,7 +21,7 @@ from railbird.detectors.chat.bursts import (
     span_of,
 )
 from railbird.detectors.events import AnyEvent, ChatEvent
-from railbird.detectors.findings import Evidence, Finding, MeasureValue, Severity
+from railbird.detectors.findings import Finding, MeasureValue, Severity, message_finding
 from railbird.detectors.state import State
 from railbird.detectors.text.loud_text import count_emoji, shout_level
 
@@ -199,17 +199,15 @@ class EmojiSpam:
         summary: str,
         measures: dict[str, MeasureValue],
     ) -> Finding:
-        ids = emission.message_ids
-        return Finding(
+        return message_finding(
+            event,
             detector=self.name,
             category="spam",
             severity=severity,
             score=_SCORES[severity],
-            ts=event.ts,
-            player_ids=(event.player_id,),
-            table_id=event.table_id,
-            tournament_id=event.tournament_id,
-            message_ids=ids,
+            kind=kind,
+            summary=summary,
+            measures=measures,
+            message_ids=emission.message_ids,
             dedupe_key=emission.dedupe_key,
-            evidence=Evidence(kind=kind, summary=summary, event_ids=ids, measures=measures),
         )

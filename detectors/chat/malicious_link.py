@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from railbird.detectors.events import AnyEvent, ChatEvent
-from railbird.detectors.findings import Evidence, Finding, Severity
+from railbird.detectors.findings import Finding, Severity, message_finding
 from railbird.detectors.state import State
 from railbird.detectors.text.link_risks import (
     BARE_EXECUTABLE,
@@ -48,21 +48,14 @@ class MaliciousLink:
             risks.append(f"names executable file {bare.group(0)}")
         severity: Severity = "critical" if len(risks) >= 2 else "high" if urls else "medium"
         return [
-            Finding(
+            message_finding(
+                event,
                 detector=self.name,
                 category="malicious_link",
                 severity=severity,
                 score=min(0.99, 0.7 + 0.1 * len(risks)),
-                ts=event.ts,
-                player_ids=(event.player_id,),
-                table_id=event.table_id,
-                tournament_id=event.tournament_id,
-                message_ids=(event.message_id,),
-                evidence=Evidence(
-                    kind="malicious_link",
-                    summary="suspicious link: " + "; ".join(risks),
-                    event_ids=(event.message_id,),
-                    measures={"urls": urls, "risks": risks},
-                ),
+                kind="malicious_link",
+                summary="suspicious link: " + "; ".join(risks),
+                measures={"urls": urls, "risks": risks},
             )
         ]

@@ -11,7 +11,13 @@ from dataclasses import dataclass
 from functools import _lru_cache_wrapper, lru_cache
 
 from railbird.detectors.events import ChatEvent
-from railbird.detectors.findings import Category, Evidence, Finding, MeasureValue, Severity
+from railbird.detectors.findings import (
+    Category,
+    Finding,
+    MeasureValue,
+    Severity,
+    message_finding,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,21 +82,14 @@ def chat_finding(
     measures: dict[str, MeasureValue],
     dedupe_key: str | None = None,
 ) -> Finding:
-    return Finding(
+    return message_finding(
+        event,
         detector=detector,
         category=category,
         severity=severity,
         score=score,
-        ts=event.ts,
-        player_ids=(event.player_id,),
-        table_id=event.table_id,
-        tournament_id=event.tournament_id,
-        message_ids=(event.message_id,),
+        kind=category,
+        summary=summary,
+        measures={**measures, "severity": severity},
         dedupe_key=dedupe_key,
-        evidence=Evidence(
-            kind=category,
-            summary=summary,
-            event_ids=(event.message_id,),
-            measures={**measures, "severity": severity},
-        ),
     )

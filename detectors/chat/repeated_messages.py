@@ -23,7 +23,7 @@ from railbird.detectors.chat.bursts import (
     span_of,
 )
 from railbird.detectors.events import AnyEvent, ChatEvent
-from railbird.detectors.findings import Evidence, Finding, Severity
+from railbird.detectors.findings import Finding, Severity, message_finding
 from railbird.detectors.state import State
 from railbird.detectors.text.fingerprint import (
     Grams,
@@ -283,21 +283,16 @@ class RepeatedMessages:
         summary: str,
         measures: dict[str, int | float],
     ) -> Finding:
-        return Finding(
+        return message_finding(
+            event,
             detector=self.name,
             category="spam",
             severity=severity,
             score={"low": 0.6, "medium": 0.75, "high": 0.9, "critical": 0.97}[severity],
-            ts=event.ts,
-            player_ids=players,
-            table_id=event.table_id,
-            tournament_id=event.tournament_id,
+            kind=kind,
+            summary=summary,
+            measures=dict(measures),
             message_ids=message_ids,
+            player_ids=players,
             dedupe_key=dedupe_key,
-            evidence=Evidence(
-                kind=kind,
-                summary=summary,
-                event_ids=message_ids,
-                measures=dict(measures),
-            ),
         )

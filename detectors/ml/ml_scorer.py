@@ -31,7 +31,13 @@ import numpy as np
 import numpy.typing as npt
 
 from railbird.detectors.events import AnyEvent, ChatEvent
-from railbird.detectors.findings import CATEGORIES, Category, Evidence, Finding, Severity
+from railbird.detectors.findings import (
+    CATEGORIES,
+    Category,
+    Finding,
+    Severity,
+    message_finding,
+)
 from railbird.detectors.ml.features import N_FEATURES, buckets, feature_ids, words
 from railbird.detectors.ml.reach_bound import MAX_IDS, K, reach_bound
 from railbird.detectors.state import State
@@ -274,29 +280,22 @@ class MlScorer:
         threshold = model.threshold_values[head]
         severity: Severity = "medium" if probability >= (1 + threshold) / 2 else "low"
         category = model.categories[head]
-        return Finding(
+        return message_finding(
+            event,
             detector=self.name,
             category=category,
             severity=severity,
             score=round(probability, 4),
-            ts=event.ts,
-            player_ids=(event.player_id,),
-            table_id=event.table_id,
-            tournament_id=event.tournament_id,
-            message_ids=(event.message_id,),
-            evidence=Evidence(
-                kind="ml_score",
-                summary=(
-                    f"model scores {probability:.2f} for {category} (threshold {threshold:.2f}); "
-                    f"top words: {', '.join(top) or 'none'}"
-                ),
-                event_ids=(event.message_id,),
-                measures={
-                    "probability": round(probability, 4),
-                    "threshold": round(threshold, 4),
-                    "head": model.heads[head],
-                    "top_features": top,
-                    "model_version": model.version,
-                },
+            kind="ml_score",
+            summary=(
+                f"model scores {probability:.2f} for {category} (threshold {threshold:.2f}); "
+                f"top words: {', '.join(top) or 'none'}"
             ),
+            measures={
+                "probability": round(probability, 4),
+                "threshold": round(threshold, 4),
+                "head": model.heads[head],
+                "top_features": top,
+                "model_version": model.version,
+            },
         )
