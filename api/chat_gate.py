@@ -4,13 +4,16 @@ Two checks: is the player restricted now (a mute blocks chat and emoji; a commun
 suspension blocks SnapCam too), and would the message itself break the chat rules. Restrictions
 are read from the store in one bulk query at most every `refresh` seconds and held in memory, so
 the hot path never waits on the database; the content check runs the same detectors as the
-pipeline, on a fresh state (a single message cannot be flooding).
+pipeline, through the pipeline (`Pipeline.detect`): a detector that raises is counted in
+`detector_errors`, named in the verdict, and skipped, so the check still answers. Its state is
+fresh for every message (a single message cannot be flooding).
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -21,7 +24,7 @@ from railbird.api.restriction_store import Restriction, active_restrictions
 from railbird.detectors.detector import Detector
 from railbird.detectors.events import ChatEvent
 from railbird.detectors.findings import SEVERITY_RANK, Finding
-from railbird.detectors.state import TtlState
+from railbird.rules.pipeline import Pipeline
 
 # Categories the chat server should hold back rather than deliver.
 BLOCKING = frozenset(
@@ -35,6 +38,8 @@ class Verdict:
     reasons: tuple[str, ...]
     restriction: Restriction | None = None
     findings: tuple[Finding, ...] = field(default=())
+    # Detectors that raised on this message: the content check ran without them.
+    failed_detectors: tuple[str, ...] = ()
 
 
 def blocks(restriction: Restriction, kind: str) -> bool:
@@ -49,6 +54,7 @@ class ChatGate:
         self._by_player: dict[str, list[Restriction]] = {}
         self._loaded_at = float("-inf")
         self._lock = threading.Lock()
+        self.detector_errors: Counter[str] = Counter()  # by detector, since start
 
     def invalidate(self) -> None:
         """Called after an analyst applies or lifts a restriction: the next check reloads."""
@@ -75,20 +81,22 @@ class ChatGate:
                     (f"player is under {restriction.kind} until {until}: {restriction.reason}",),
                     restriction=restriction,
                 )
-        findings: list[Finding] = []
-        for detector in self.detectors:
-            state = TtlState()
-            state.advance(message.ts)
-            findings.extend(detector.detect(message, state))
+        pipeline = Pipeline(self.detectors)
+        findings = tuple(pipeline.detect(message) or ())
+        failed = tuple(sorted(pipeline.metrics.detector_errors))
+        if failed:
+            with self._lock:
+                self.detector_errors.update(failed)
         blocking = [
             f
             for f in findings
             if f.category in BLOCKING or SEVERITY_RANK[f.severity] >= SEVERITY_RANK["high"]
         ]
-        if blocking:
-            return Verdict(
-                "block", tuple(f.evidence.summary for f in blocking), findings=tuple(findings)
-            )
+        decision = "block" if blocking else "allow"
+        shown = blocking if blocking else findings
         return Verdict(
-            "allow", tuple(f.evidence.summary for f in findings), findings=tuple(findings)
+            decision,
+            tuple(f.evidence.summary for f in shown),
+            findings=findings,
+            failed_detectors=failed,
         )

@@ -105,6 +105,8 @@ class ChatCheckOut(BaseModel):
     categories: list[str]
     restriction: RestrictionOut | None
     checked_in_ms: float
+    # Detectors that failed on this message (counted, logged): the verdict is without them.
+    failed_detectors: list[str] = []
 
 
 class ContextOut(BaseModel):

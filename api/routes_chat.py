@@ -44,4 +44,5 @@ def check(request: Request, body: ChatCheckIn, _: ChatService) -> ChatCheckOut:
         if verdict.restriction is None
         else restriction_out(verdict.restriction, now),
         checked_in_ms=round((time.perf_counter() - started) * 1000, 3),
+        failed_detectors=list(verdict.failed_detectors),
     )

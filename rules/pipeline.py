@@ -15,7 +15,7 @@ from datetime import timedelta
 
 from railbird.detectors.detector import EVENT_TYPES, Detector, consumed_types
 from railbird.detectors.events import AnyEvent
-from railbird.detectors.findings import SEVERITY_RANK
+from railbird.detectors.findings import SEVERITY_RANK, Finding
 from railbird.detectors.state import EventClock, TtlState
 from railbird.rules.actions import Action
 from railbird.rules.flags import Flag
@@ -82,28 +82,21 @@ class Pipeline:
         return self._metrics
 
     def process(self, event: AnyEvent) -> Outcome:
-        kind = event.type
-        runs = self._runs[kind]
-        self._seen[kind] += 1
-        now = event.time
-        clock = self.clock
-        if now > clock.now:
-            clock.now = now
+        """Run `event` through the detectors that read its type, then the rules.
+
+        Returns the flags that are new (or more severe than when last emitted) and the actions
+        the rules take on them; most events return the shared empty outcome.
+        """
+        found = self.detect(event)
+        if found is None:
+            return _NOTHING
         flags: list[Flag] | None = None
-        for detect, state, name in runs:
-            try:
-                findings = detect(event, state)
-            except Exception:
-                self._metrics.detector_errors[name] += 1
-                log.exception("detector %s failed on event %s", name, event.event_id)
-                continue
-            if findings:  # nearly always empty: the test is cheaper than iterating
-                for finding in findings:
-                    flag = Flag.from_finding(finding)
-                    if self._is_new_or_worse(flag):
-                        if flags is None:
-                            flags = []
-                        flags.append(flag)
+        for finding in found:
+            flag = Flag.from_finding(finding)
+            if self._is_new_or_worse(flag):
+                if flags is None:
+                    flags = []
+                flags.append(flag)
         if flags is None:
             return _NOTHING
         metrics = self._metrics
@@ -123,7 +116,35 @@ class Pipeline:
             )
         return Outcome(tuple(flags), tuple(actions))
 
+    def detect(self, event: AnyEvent) -> list[Finding] | None:
+        """The detectors' findings on `event`, before flags and rules (None: there are none).
+
+        What a pre-moderation check needs, and the first half of `process`. A detector that
+        raises is counted in `metrics.detector_errors`, logged with the event id and skipped.
+        """
+        kind = event.type
+        self._seen[kind] += 1
+        now = event.time
+        clock = self.clock
+        if now > clock.now:
+            clock.now = now
+        found: list[Finding] | None = None
+        for detect, state, name in self._runs[kind]:
+            try:
+                findings = detect(event, state)
+            except Exception:
+                self._metrics.detector_errors[name] += 1
+                log.exception("detector %s failed on event %s", name, event.event_id)
+                continue
+            if findings:  # nearly always empty: the test is cheaper than extending
+                if found is None:
+                    found = list(findings)
+                else:
+                    found.extend(findings)
+        return found
+
     def run(self, events: Iterable[AnyEvent]) -> Iterable[Outcome]:
+        """`process` each event, yielding only the outcomes that flag something."""
         for event in events:
             outcome = self.process(event)
             if outcome.flags:
