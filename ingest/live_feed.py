@@ -14,10 +14,8 @@ from datetime import datetime
 from typing import Any
 
 from railbird.detectors.events import AnyEvent, EventError, event_from_dict
-from railbird.rules.actions import Action
-from railbird.rules.flags import Flag
+from railbird.ingest.sink import Sink
 from railbird.rules.pipeline import Pipeline
-from railbird.store.writer import StoreWriter
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +29,7 @@ class LiveFeed(threading.Thread):
         self,
         records: Iterable[dict[str, Any]],
         pipeline: Pipeline,
-        writer: StoreWriter,
+        sink: Sink[AnyEvent],
         *,
         speed: float = 1.0,
         flush_every: float = 0.5,
@@ -42,7 +40,7 @@ class LiveFeed(threading.Thread):
             raise ValueError("speed must be positive")
         self.records = records
         self.pipeline = pipeline
-        self.writer = writer
+        self.sink = sink
         self.speed = speed
         self.flush_every = flush_every
         # Records before `live_from` are history: processed at once, without pacing.
@@ -50,14 +48,12 @@ class LiveFeed(threading.Thread):
         self.stopping = threading.Event()
         self.events_done = 0
         self.flags_done = 0
+        self._flags_pending = 0  # flags added to the sink since its last flush
 
     def stop(self) -> None:
         self.stopping.set()
 
     def run(self) -> None:
-        events: list[AnyEvent] = []
-        flags: list[Flag] = []
-        actions: list[Action] = []
         wall_start = time.monotonic()
         sim_start: datetime | None = None
         last_flush = wall_start
@@ -72,25 +68,23 @@ class LiveFeed(threading.Thread):
             sim_start = sim_start or max(event.time, self.live_from or event.time)
             due = wall_start + (event.time - sim_start).total_seconds() / self.speed
             while (delay := due - time.monotonic()) > 0 and not self.stopping.is_set():
-                if events and time.monotonic() - last_flush >= self.flush_every:
-                    self._flush(events, flags, actions)
+                if self.sink.pending and time.monotonic() - last_flush >= self.flush_every:
+                    self._flush()
                     last_flush = time.monotonic()
                 time.sleep(min(delay, self.flush_every))
             outcome = self.pipeline.process(event)
-            events.append(event)
-            flags.extend(outcome.flags)
-            actions.extend(outcome.actions)
+            self.sink.add((event,), outcome.flags, outcome.actions)
+            self._flags_pending += len(outcome.flags)
             if time.monotonic() - last_flush >= self.flush_every:
-                self._flush(events, flags, actions)
+                self._flush()
                 last_flush = time.monotonic()
-        self._flush(events, flags, actions)
+        self._flush()
 
-    def _flush(self, events: list[AnyEvent], flags: list[Flag], actions: list[Action]) -> None:
+    def _flush(self) -> None:
+        events = self.sink.pending
         if not events:
             return
-        self.writer.write(events, flags, actions)
-        self.events_done += len(events)
-        self.flags_done += len(flags)
-        events.clear()
-        flags.clear()
-        actions.clear()
+        self.sink.flush()
+        self.events_done += events
+        self.flags_done += self._flags_pending
+        self._flags_pending = 0

@@ -15,7 +15,7 @@ from railbird.ingest.gc_tuning import tune_for_streaming
 from railbird.rules.pipeline import Pipeline
 from railbird.store.database import make_engine, migrate
 from railbird.store.settings import StoreSettings
-from railbird.store.writer import StoreWriter
+from railbird.store.writer import StoreSink, StoreWriter
 
 
 def _report_reject(rejected: Rejected) -> None:
@@ -26,11 +26,11 @@ def scan(args: argparse.Namespace) -> int:
     if str(args.events) != "-" and not args.events.is_file():
         print(f"railbird scan: no such file: {args.events}", file=sys.stderr)  # noqa: T201
         return 2
-    writer = None
+    sink = None
     if args.store:
         engine = make_engine(StoreSettings().database_url)
         migrate(engine)
-        writer = StoreWriter(engine)
+        sink = StoreSink(StoreWriter(engine))
     pipeline = Pipeline(build_detectors())
     tune_for_streaming()
     with ExitStack() as stack:
@@ -43,7 +43,7 @@ def scan(args: argparse.Namespace) -> int:
             pipeline,
             flags_out,
             on_reject=_report_reject,
-            writer=writer,
+            sink=sink,
             actions_out=actions_out,
         )
     print(f"railbird scan: {report.summary()}", file=sys.stderr)  # noqa: T201

@@ -24,7 +24,7 @@ from railbird.rules.pipeline import Pipeline
 from railbird.sim.config import SimConfig
 from railbird.sim.run import simulate
 from railbird.store.database import make_engine, migrate
-from railbird.store.writer import StoreWriter
+from railbird.store.writer import StoreSink, StoreWriter
 
 
 def _events_only(config: SimConfig) -> Iterator[dict[str, Any]]:
@@ -72,7 +72,7 @@ def run_demo(args: argparse.Namespace) -> int:
     feed = LiveFeed(
         _events_only(demo_config(args.seed, now)),
         Pipeline(build_detectors()),
-        StoreWriter(engine),
+        StoreSink(StoreWriter(engine)),
         speed=args.speed,
         live_from=now,
     )

@@ -148,3 +148,44 @@ class StoreWriter:
         }
         with self.engine.begin() as conn:
             upsert(conn, schema.dead_letters, [row], ["id"])
+
+
+class StoreSink:
+    """The store as a `Sink` for callers that write in their own thread (`scan`, the demo's
+    feed): `flush` writes what was added in one transaction and returns once it is durable."""
+
+    def __init__(self, writer: StoreWriter) -> None:
+        self.writer = writer
+        self._events: list[AnyEvent] = []
+        self._flags: list[Flag] = []
+        self._actions: list[Action] = []
+        self._ticket = 0
+
+    def add(
+        self, events: Sequence[AnyEvent], flags: Sequence[Flag], actions: Sequence[Action]
+    ) -> None:
+        self._events.extend(events)
+        self._flags.extend(flags)
+        self._actions.extend(actions)
+
+    def add_dead_letter(self, source: str, position: str, reason: str, raw: str | None) -> None:
+        # Written at once: dead letters are rare, and one that would wait for the batch could
+        # be lost with it to a failure that the rest of the batch caused.
+        self.writer.write_dead_letter(source, position, reason, raw)
+
+    @property
+    def pending(self) -> int:
+        return len(self._events)
+
+    def flush(self) -> int:
+        if self._events or self._flags or self._actions:
+            self.writer.write(self._events, self._flags, self._actions)
+            self._events, self._flags, self._actions = [], [], []
+            self._ticket += 1
+        return self._ticket
+
+    def durable(self) -> int:
+        return self._ticket
+
+    def wait(self, ticket: int | None = None) -> None:
+        """Nothing to wait for: `flush` returns once its write is durable."""

@@ -63,6 +63,10 @@ class StoreProcess:
         child_requests.close()
         child_acks.close()
         self._outbox: queue.Queue[_Request] = queue.Queue(max_pending)
+        # Added, not yet flushed (`add`); only the thread that adds flushes them.
+        self._events: list[tuple[str, bytes]] = []
+        self._flags: list[Flag] = []
+        self._actions: list[Action] = []
         self._submitted = 0
         self._done = 0
         self.set_aside = 0  # records the store could not write, dead-lettered (`store_batches`)
@@ -73,26 +77,36 @@ class StoreProcess:
         self._sender = threading.Thread(target=self._send, name="railbird-store-send", daemon=True)
         self._sender.start()
 
-    # ---- what the worker calls ----------------------------------------------------------------
+    # ---- the Sink the worker writes through ---------------------------------------------------
 
-    def write(
+    def add(
         self,
-        raw_events: Sequence[tuple[str, bytes]],
+        events: Sequence[tuple[str, bytes]],
         flags: Sequence[Flag],
         actions: Sequence[Action],
-    ) -> int:
-        """Queue a batch of (event type, raw record) pairs, flags and actions; blocks while
-        `max_pending` batches wait to be sent. Returns its ticket."""
-        return self._submit("batch", list(raw_events), list(flags), list(actions))
+    ) -> None:
+        """Take a batch's (event type, raw record) pairs, flags and actions until `flush`."""
+        self._events.extend(events)
+        self._flags.extend(flags)
+        self._actions.extend(actions)
 
-    def write_dead_letter(self, source: str, position: str, reason: str, raw: str | None) -> int:
-        return self._submit("dead", source, position, reason, raw)
+    def add_dead_letter(self, source: str, position: str, reason: str, raw: str | None) -> None:
+        """Queued at once, ahead of the batch: the next `flush`'s ticket covers it."""
+        self._submit("dead", source, position, reason, raw)
 
     @property
-    def submitted(self) -> int:
+    def pending(self) -> int:
+        return len(self._events)
+
+    def flush(self) -> int:
+        """Queue everything added as one write (blocks while `max_pending` writes wait to be
+        sent); returns the ticket that covers it and everything queued before."""
+        if self._events or self._flags or self._actions:
+            self._submit("batch", self._events, self._flags, self._actions)
+            self._events, self._flags, self._actions = [], [], []
         return self._submitted
 
-    def done(self) -> int:
+    def durable(self) -> int:
         """The highest ticket whose write (and every earlier one) is durable; never blocks
         (beyond another thread's `wait`)."""
         with self._lock:

@@ -16,10 +16,8 @@ import orjson
 from railbird.detectors.events import AnyEvent
 from railbird.detectors.text.redaction import redact
 from railbird.ingest.decode import RawRecord, Rejected, decode_all
-from railbird.rules.actions import Action
-from railbird.rules.flags import Flag
+from railbird.ingest.sink import Sink
 from railbird.rules.pipeline import Pipeline
-from railbird.store.writer import StoreWriter
 
 
 @dataclass
@@ -55,37 +53,28 @@ def scan_records(
     flags_out: IO[bytes] | None,
     *,
     on_reject: Callable[[Rejected], None],
-    writer: StoreWriter | None = None,
+    sink: Sink[AnyEvent] | None = None,
     actions_out: IO[bytes] | None = None,
     batch_size: int = 1000,
 ) -> ScanReport:
+    """Decode, process and write every record: flags (and actions) as JSON Lines as they come,
+    everything to `sink` flushed every `batch_size` events; a bad record goes to `on_reject`
+    (and the sink's dead letters) and the scan goes on."""
     report = ScanReport()
     started = time.perf_counter()
-    pending_events: list[AnyEvent] = []
-    pending_flags: list[Flag] = []
-    pending_actions: list[Action] = []
 
     def reject(rejected: Rejected) -> None:
         report.rejected += 1
         on_reject(rejected)
-        if writer is not None:
+        if sink is not None:
             raw = redact(rejected.record.data.decode("utf-8", "replace"))
-            writer.write_dead_letter(
+            sink.add_dead_letter(
                 rejected.record.source, rejected.record.position, rejected.reason, raw
             )
-
-    def flush() -> None:
-        if writer is not None:
-            writer.write(pending_events, pending_flags, pending_actions)
-        pending_events.clear()
-        pending_flags.clear()
-        pending_actions.clear()
 
     for event in decode_all(records, reject):
         report.events += 1
         outcome = pipeline.process(event)
-        if writer is not None:
-            pending_events.append(event)
         for flag in outcome.flags:
             report.flags += 1
             report.flag_counts[flag.category] = report.flag_counts.get(flag.category, 0) + 1
@@ -95,12 +84,12 @@ def scan_records(
         if actions_out is not None:
             for action in outcome.actions:
                 actions_out.write(orjson.dumps(action.to_dict()) + b"\n")
-        if writer is not None:
-            pending_flags.extend(outcome.flags)
-            pending_actions.extend(outcome.actions)
-            if len(pending_events) >= batch_size:
-                flush()
-    flush()
+        if sink is not None:
+            sink.add((event,), outcome.flags, outcome.actions)
+            if sink.pending >= batch_size:
+                sink.flush()
+    if sink is not None:
+        sink.flush()
     report.seconds = time.perf_counter() - started
     report.peak_rss_mib = peak_rss_mib()
     return report

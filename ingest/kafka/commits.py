@@ -29,9 +29,9 @@ from kafka.errors import CommitFailedError, KafkaError
 from railbird.ingest.kafka.metrics import WorkerMetrics
 from railbird.ingest.kafka.progress import PartitionProgress
 from railbird.ingest.kafka.settings import KafkaSettings
+from railbird.ingest.sink import Sink
 from railbird.rules.actions import Action
 from railbird.rules.flags import Flag
-from railbird.store.writer_process import StoreProcess
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ class Checkpoints:
         settings: KafkaSettings,
         consumer: Any,
         producer: Any,
-        store: StoreProcess | None,
+        store: Sink[tuple[str, bytes]] | None,
         metrics: WorkerMetrics,
         progress: dict[Any, PartitionProgress],
         replay_window_seconds: float | None = None,
@@ -57,15 +57,20 @@ class Checkpoints:
         self.window = timedelta(
             seconds=settings.replay_window_seconds if window is None else window
         )
-        # Processed but not yet stored: (event type, raw record) pairs, flags, actions.
-        self.events: list[tuple[str, bytes]] = []
-        self.flags: list[Flag] = []
-        self.actions: list[Action] = []
+        self.unstored = 0  # events processed since the last checkpoint
         self.touched: set[Any] = set()  # partitions processed since the last checkpoint
         self._last = self._last_commit = time.monotonic()
         # (store ticket, offsets): committed once that ticket's write is durable.
         self.pending: deque[tuple[int, dict[Any, OffsetAndMetadata]]] = deque()
         self.failing_since: float | None = None
+
+    def add(
+        self, events: list[tuple[str, bytes]], flags: list[Flag], actions: list[Action]
+    ) -> None:
+        """What one batch produced, for the store at the next checkpoint."""
+        self.unstored += len(events)
+        if self.store is not None and (events or flags or actions):
+            self.store.add(events, flags, actions)
 
     def due(self) -> bool:
         return (time.monotonic() - self._last) * 1000 >= self.settings.commit_interval_ms
@@ -74,12 +79,9 @@ class Checkpoints:
         """Queue the store write of everything processed so far with the offsets it covers;
         commit what is durable (with `wait`: everything, once the store has caught up)."""
         self._last = time.monotonic()
-        ticket = 0
-        if self.store is not None:
-            if self.events or self.flags or self.actions:
-                self.store.write(self.events, self.flags, self.actions)
-            ticket = self.store.submitted  # also covers dead letters queued before
-        self.events, self.flags, self.actions = [], [], []
+        # The ticket also covers dead letters queued before.
+        ticket = self.store.flush() if self.store is not None else 0
+        self.unstored = 0
         touched, self.touched = self.touched, set()
         offsets = self._offsets(touched, clock)
         if offsets:
@@ -94,7 +96,7 @@ class Checkpoints:
         since = (time.monotonic() - self._last_commit) * 1000
         if not now and since < self.settings.commit_interval_ms:
             return
-        done = self.store.done() if self.store is not None else 0
+        done = self.store.durable() if self.store is not None else 0
         offsets: dict[Any, OffsetAndMetadata] = {}
         pending = self.pending
         while pending and pending[0][0] <= done:

@@ -17,9 +17,9 @@ from railbird.ingest.kafka.codec import action_record, dlq_headers, flag_record
 from railbird.ingest.kafka.merge import Pending
 from railbird.ingest.kafka.partitions import KeyPartitions
 from railbird.ingest.kafka.settings import KafkaSettings
+from railbird.ingest.sink import Sink
 from railbird.rules.actions import Action
 from railbird.rules.flags import Flag
-from railbird.store.writer_process import StoreProcess
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ def _key_partitions(producer: Any) -> KeyPartitions:
 def send_dead_letter(
     settings: KafkaSettings,
     producer: Any,
-    store: StoreProcess | None,
+    store: Sink[tuple[str, bytes]] | None,
     entry: Pending,
     rejected: Rejected,
 ) -> None:
@@ -74,4 +74,4 @@ def send_dead_letter(
     )
     if store is not None:  # redacted there, as in the chat log; the topic keeps the bytes
         raw = redact(data.decode("utf-8", "replace"))
-        store.write_dead_letter(tp.topic, rejected.record.position, rejected.reason, raw)
+        store.add_dead_letter(tp.topic, rejected.record.position, rejected.reason, raw)

@@ -50,6 +50,8 @@ from railbird.ingest.kafka.progress import (
 )
 from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.ingest.kafka.stages import StageName, has_joined
+from railbird.rules.actions import Action
+from railbird.rules.flags import Flag
 from railbird.rules.pipeline import Pipeline
 from railbird.store.writer_process import StoreProcess
 
@@ -233,8 +235,9 @@ class KafkaWorker:
     def _process(self, ready: list[Pending]) -> None:
         started = time.perf_counter()
         commits = self.commits
-        events, flags, actions = commits.events, commits.flags, commits.actions
-        new_flags, new_actions = len(flags), len(actions)
+        events: list[tuple[str, bytes]] = []
+        flags: list[Flag] = []
+        actions: list[Action] = []
         counts: Counter[str] = Counter()
         replayed: Counter[str] = Counter()
         dead: Counter[str] = Counter()
@@ -272,11 +275,11 @@ class KafkaWorker:
             touched.add(tp)
         self._clock = clock
         # Sent now (latency); flushed, like the store write, before the next offset commit.
-        send_outputs(self.settings, self.producer, flags[new_flags:], actions[new_actions:])
-        if len(events) >= self.settings.store_batch_events or commits.due():
+        send_outputs(self.settings, self.producer, flags, actions)
+        commits.add(events, flags, actions)
+        if commits.unstored >= self.settings.store_batch_events or commits.due():
             commits.checkpoint(self._clock)
-        new_flags, new_actions = len(flags) - new_flags, len(actions) - new_actions
-        self._report(counts, replayed, dead, new_flags, new_actions, started)
+        self._report(counts, replayed, dead, len(flags), len(actions), started)
 
     def _report(
         self,

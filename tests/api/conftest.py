@@ -12,7 +12,7 @@ from railbird.ingest.files.jsonl import read_jsonl
 from railbird.ingest.files.scan import scan_records
 from railbird.rules.pipeline import Pipeline
 from railbird.store.database import make_engine, migrate
-from railbird.store.writer import StoreWriter
+from railbird.store.writer import StoreSink, StoreWriter
 from tests.paths import EXAMPLES
 
 KEYS = {
@@ -32,7 +32,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         Pipeline(build_detectors()),
         None,
         on_reject=lambda r: None,
-        writer=StoreWriter(engine),
+        sink=StoreSink(StoreWriter(engine)),
     )
     with TestClient(create_app(engine, KEYS)) as test_client:
         yield test_client

@@ -16,7 +16,7 @@ from railbird.ingest.files.scan import scan_records
 from railbird.rules.pipeline import Pipeline
 from railbird.store import schema
 from railbird.store.database import make_engine, migrate
-from railbird.store.writer import StoreWriter
+from railbird.store.writer import StoreSink, StoreWriter
 from tests.contract import assert_contract_flag
 from tests.paths import EXAMPLES
 
@@ -59,7 +59,7 @@ def _replay(path: Path, url: str) -> None:
         Pipeline(build_detectors()),
         None,
         on_reject=rejects.append,
-        writer=StoreWriter(engine),
+        sink=StoreSink(StoreWriter(engine)),
         batch_size=7,
     )
     engine.dispose()

@@ -157,10 +157,12 @@ def test_the_store_process_acknowledges_past_a_bad_record(tmp_path: Path) -> Non
     migrate(engine)
     store = StoreProcess(url)
     try:
-        store.write([("chat", chat("m-1")), ("chat", unstorable("m-bad"))], [], [])
-        last = store.write([("chat", chat("m-2", "nh"))], [], [])
+        store.add([("chat", chat("m-1")), ("chat", unstorable("m-bad"))], [], [])
+        store.flush()
+        store.add([("chat", chat("m-2", "nh"))], [], [])
+        last = store.flush()
         store.wait()
-        assert store.done() == last
+        assert store.durable() == last
         assert store.set_aside == 1  # for the worker's `store_set_aside_total` metric
     finally:
         store.close()
@@ -191,7 +193,7 @@ def test_the_worker_dead_letters_bytes_to_the_topic_and_redacted_text_to_the_sto
             sent.append((topic, key, value))
 
     class Store:
-        def write_dead_letter(
+        def add_dead_letter(
             self, source: str, position: str, reason: str, raw: str | None
         ) -> None:
             kept.append((source, position, reason, raw))
@@ -247,12 +249,15 @@ def test_a_fault_every_lone_record_hits_stops_the_store_process(tmp_path: Path) 
     engine.dispose()
     store = StoreProcess(url)
     try:
-        store.write([("chat", chat("m-ok"))], [], [])
+        store.add([("chat", chat("m-ok"))], [], [])
+        store.flush()
         for i in range(100):  # each acknowledged before the next: never two in one batch
-            store.write([("chat", unstorable(f"m-{i}"))], [], [])
+            store.add([("chat", unstorable(f"m-{i}"))], [], [])
+            store.flush()
             store.wait()
         assert store.set_aside == 100
-        store.write([("chat", unstorable("m-100"))], [], [])
+        store.add([("chat", unstorable("m-100"))], [], [])
+        store.flush()
         with pytest.raises(StoreFailedError, match="101 of 102 records could not be stored"):
             store.wait()
     finally:

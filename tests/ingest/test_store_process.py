@@ -38,12 +38,15 @@ def test_writes_are_stored_then_acknowledged_in_order(tmp_path: Path) -> None:
     migrate(engine)
     store = StoreProcess(url)
     try:
-        first = store.write([("chat", orjson.dumps(CHAT))], [], [])
-        second = store.write_dead_letter("chat.messages", "partition 0 offset 7", "bad", "{")
-        third = store.write([("table", orjson.dumps(TABLE))], [], [])
+        store.add([("chat", orjson.dumps(CHAT))], [], [])
+        first = store.flush()
+        store.add_dead_letter("chat.messages", "partition 0 offset 7", "bad", "{")
+        second = store.flush()
+        store.add([("table", orjson.dumps(TABLE))], [], [])
+        third = store.flush()
         assert (first, second, third) == (1, 2, 3)
         store.wait()
-        assert store.done() == 3
+        assert store.durable() == 3
     finally:
         store.close()
     with engine.connect() as conn:
@@ -61,10 +64,11 @@ def test_writes_are_stored_then_acknowledged_in_order(tmp_path: Path) -> None:
 def test_a_failed_write_is_never_acknowledged(tmp_path: Path) -> None:
     store = StoreProcess(f"sqlite:///{tmp_path / 'no-schema.db'}")  # no tables: writes fail
     try:
-        store.write([("chat", orjson.dumps(CHAT))], [], [])
+        store.add([("chat", orjson.dumps(CHAT))], [], [])
+        store.flush()
         with pytest.raises(StoreFailedError, match="no such table"):
             store.wait()
         with pytest.raises(StoreFailedError):
-            store.done()
+            store.durable()
     finally:
         store.close(timeout=10)  # returns although the child is gone
