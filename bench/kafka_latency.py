@@ -20,8 +20,9 @@ from kafka import KafkaConsumer, TopicPartition
 from bench.kafka_runs import PARTITIONS, start_worker
 from railbird.detectors.detector import detector_scope
 from railbird.detectors.registry import DETECTOR_TYPES
-from railbird.ingest.kafka.clients import make_producer, warm_up
+from railbird.ingest.kafka.clients import make_producer
 from railbird.ingest.kafka.codec import event_key
+from railbird.ingest.kafka.internals import warm_up
 from railbird.ingest.kafka.settings import KafkaSettings
 from tests.integration.net import free_port, scrape_metrics
 

@@ -15,8 +15,8 @@ of the whole stream. Two members both claiming ownership (a zombie) fall back to
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from kafka.coordinator.assignors.abstract import AbstractPartitionAssignor
 from kafka.protocol.consumer.metadata import (
@@ -25,6 +25,29 @@ from kafka.protocol.consumer.metadata import (
 )
 
 OWNER_MARK = b"railbird-site-owner"
+
+
+class _Cluster(Protocol):
+    def partitions_for_topic(self, topic: str) -> set[int] | None: ...
+
+
+class _Subscription(Protocol):
+    @property
+    def topics(self) -> Sequence[str]: ...
+    @property
+    def user_data(self) -> bytes | None: ...
+
+
+class _Member(Protocol):
+    @property
+    def member_id(self) -> str: ...
+    @property
+    def metadata(self) -> _Subscription: ...
+
+
+class _Assignment(Protocol):
+    @property
+    def assigned_partitions(self) -> Sequence[tuple[str, Sequence[int]]]: ...
 
 
 class SingleOwnerAssignor(AbstractPartitionAssignor):  # type: ignore[misc]
@@ -36,7 +59,7 @@ class SingleOwnerAssignor(AbstractPartitionAssignor):  # type: ignore[misc]
     def __init__(self) -> None:
         self.owner = False
 
-    def assign(self, cluster: Any, members: Sequence[Any]) -> dict[str, Any]:
+    def assign(self, cluster: _Cluster, members: Sequence[_Member]) -> dict[str, object]:
         ranked = sorted(members, key=_rank)
         assignment: dict[str, list[tuple[str, list[int]]]] = {m.member_id: [] for m in members}
         topics = sorted({topic for m in members for topic in m.metadata.topics})
@@ -51,15 +74,15 @@ class SingleOwnerAssignor(AbstractPartitionAssignor):  # type: ignore[misc]
             for member_id, owned in assignment.items()
         }
 
-    def metadata(self, topics: Any) -> Any:
+    def metadata(self, topics: Iterable[str]) -> object:
         return ConsumerProtocolSubscription(
             self.version, sorted(topics), OWNER_MARK if self.owner else b""
         )
 
-    def on_assignment(self, assignment: Any, generation: int) -> None:
+    def on_assignment(self, assignment: _Assignment, generation: int) -> None:
         self.owner = any(partitions for _topic, partitions in assignment.assigned_partitions)
 
 
-def _rank(member: Any) -> tuple[bool, str]:
+def _rank(member: _Member) -> tuple[bool, str]:
     """Previous owner first, then by member id (the order every leader computes alike)."""
     return (member.metadata.user_data != OWNER_MARK, str(member.member_id))

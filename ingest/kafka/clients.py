@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import importlib.util
 import logging
-from collections.abc import Iterable
-from typing import Any
 
 from kafka import KafkaConsumer, KafkaProducer
 from kafka.coordinator.assignors.range import (
@@ -19,6 +17,7 @@ from kafka.coordinator.assignors.range import (
 )
 from kafka.errors import KafkaError
 
+from railbird.ingest.kafka.client_types import Consumer, Producer
 from railbird.ingest.kafka.settings import KafkaSettings
 
 log = logging.getLogger(__name__)
@@ -38,8 +37,8 @@ def compression(settings: KafkaSettings) -> str | None:
     return None if settings.compression in ("", "none") else settings.compression
 
 
-def make_producer(settings: KafkaSettings, **overrides: Any) -> Any:
-    config: dict[str, Any] = {
+def make_producer(settings: KafkaSettings, **overrides: object) -> Producer:
+    config: dict[str, object] = {
         "bootstrap_servers": settings.bootstrap_list(),
         "client_id": settings.client_id,
         "bootstrap_timeout_ms": settings.bootstrap_timeout_ms,
@@ -49,34 +48,17 @@ def make_producer(settings: KafkaSettings, **overrides: Any) -> Any:
         "acks": "all",
     }
     config.update(overrides)
-    return KafkaProducer(**config)
+    producer: Producer = KafkaProducer(**config)
+    return producer
 
 
-def connect_producer(settings: KafkaSettings) -> Any:
+def connect_producer(settings: KafkaSettings) -> Producer:
     """`make_producer`, with a broker that does not answer raised as `BrokerUnreachable`, so the
     command line above this edge never sees kafka-python's exception types."""
     try:
         return make_producer(settings)
     except KafkaError as exc:
         raise BrokerUnreachable(unreachable(settings, exc)) from exc
-
-
-def warm_up(producer: Any, topics: Iterable[str], timeout_ms: int = 5000) -> None:
-    """Fetch the output topics' metadata before the first flag, not on it.
-
-    A producer's first send to a topic blocks on that topic's metadata: the first flags of a
-    freshly started worker were its slowest (200-300 ms, on the latency benchmark's p99).
-    kafka-python's public `partitions_for` would wait up to `max_block_ms` (60 s) for a topic
-    that does not exist; this waits `timeout_ms` and lets the first send try again.
-    """
-    wait = getattr(producer, "_wait_on_metadata", None)
-    if wait is None:
-        return
-    for topic in topics:
-        try:
-            wait(topic, timeout_ms)
-        except KafkaError as exc:
-            log.warning("no metadata for topic %s yet: %s", topic, exc)
 
 
 def unreachable(settings: KafkaSettings, exc: KafkaError) -> str:
@@ -88,8 +70,8 @@ def unreachable(settings: KafkaSettings, exc: KafkaError) -> str:
     )
 
 
-def make_consumer(settings: KafkaSettings, **overrides: Any) -> Any:
-    config: dict[str, Any] = {
+def make_consumer(settings: KafkaSettings, **overrides: object) -> Consumer:
+    config: dict[str, object] = {
         "bootstrap_servers": settings.bootstrap_list(),
         "client_id": settings.client_id,
         "bootstrap_timeout_ms": settings.bootstrap_timeout_ms,
@@ -102,10 +84,11 @@ def make_consumer(settings: KafkaSettings, **overrides: Any) -> Any:
         "heartbeat_interval_ms": settings.heartbeat_interval_ms,
     }
     config.update(overrides)
-    return KafkaConsumer(**config)
+    consumer: Consumer = KafkaConsumer(**config)
+    return consumer
 
 
-def check_copartitioned(consumer: Any, topics: tuple[str, ...]) -> int:
+def check_copartitioned(consumer: Consumer, topics: tuple[str, ...]) -> int:
     """The shared partition count of `topics`; raises if one is missing or differs."""
     counts: dict[str, int] = {}
     for topic in topics:

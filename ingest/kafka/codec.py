@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import orjson
 
@@ -33,7 +32,7 @@ def raw_record(topic: str, partition: int, offset: int, value: bytes | None) -> 
     return RawRecord(source=topic, position=position(partition, offset), data=value or b"")
 
 
-def event_key(data: Mapping[str, Any]) -> bytes | None:
+def event_key(data: Mapping[str, object]) -> bytes | None:
     """The contract's partition key of an event: its table, else (chat) its player."""
     key = data.get("table_id") or (data.get("player_id") if data.get("type") == "chat" else None)
     return key.encode() if isinstance(key, str) and key else None

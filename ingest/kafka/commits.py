@@ -21,11 +21,16 @@ import time
 from collections import deque
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Any
 
 from kafka import OffsetAndMetadata
 from kafka.errors import CommitFailedError, KafkaError
 
+from railbird.ingest.kafka.client_types import (
+    CommittedOffset,
+    Consumer,
+    Producer,
+    TopicPartition,
+)
 from railbird.ingest.kafka.metrics import WorkerMetrics
 from railbird.ingest.kafka.progress import PartitionProgress
 from railbird.ingest.kafka.settings import KafkaSettings
@@ -40,11 +45,11 @@ class Checkpoints:
     def __init__(
         self,
         settings: KafkaSettings,
-        consumer: Any,
-        producer: Any,
+        consumer: Consumer,
+        producer: Producer,
         store: Sink[tuple[str, bytes]] | None,
         metrics: WorkerMetrics,
-        progress: dict[Any, PartitionProgress],
+        progress: dict[TopicPartition, PartitionProgress],
         replay_window_seconds: float | None = None,
     ) -> None:
         self.settings = settings
@@ -58,10 +63,10 @@ class Checkpoints:
             seconds=settings.replay_window_seconds if window is None else window
         )
         self.unstored = 0  # events processed since the last checkpoint
-        self.touched: set[Any] = set()  # partitions processed since the last checkpoint
+        self.touched: set[TopicPartition] = set()  # partitions processed since the last checkpoint
         self._last = self._last_commit = time.monotonic()
         # (store ticket, offsets): committed once that ticket's write is durable.
-        self.pending: deque[tuple[int, dict[Any, OffsetAndMetadata]]] = deque()
+        self.pending: deque[tuple[int, dict[TopicPartition, CommittedOffset]]] = deque()
         self.failing_since: float | None = None
 
     def add(
@@ -97,7 +102,7 @@ class Checkpoints:
         if not now and since < self.settings.commit_interval_ms:
             return
         done = self.store.durable() if self.store is not None else 0
-        offsets: dict[Any, OffsetAndMetadata] = {}
+        offsets: dict[TopicPartition, CommittedOffset] = {}
         pending = self.pending
         while pending and pending[0][0] <= done:
             offsets.update(pending.popleft()[1])  # a later batch's offset supersedes
@@ -116,7 +121,9 @@ class Checkpoints:
         self.pending.clear()
         self.failing_since = None
 
-    def _offsets(self, tps: Iterable[Any], clock: datetime | None) -> dict[Any, OffsetAndMetadata]:
+    def _offsets(
+        self, tps: Iterable[TopicPartition], clock: datetime | None
+    ) -> dict[TopicPartition, CommittedOffset]:
         cutoff = clock - self.window if clock is not None else None
         offsets = {}
         for tp in tps:
@@ -126,7 +133,7 @@ class Checkpoints:
                 offsets[tp] = OffsetAndMetadata(progress.processed, metadata, -1)
         return offsets
 
-    def _commit(self, offsets: dict[Any, OffsetAndMetadata]) -> None:
+    def _commit(self, offsets: dict[TopicPartition, CommittedOffset]) -> None:
         # Only partitions still ours: a write that finished after a rebalance must not move
         # back an offset the partition's new owner has committed since.
         offsets = {tp: om for tp, om in offsets.items() if tp in self.progress}

@@ -7,11 +7,13 @@ processed, replay marks), pauses fetching from a partition whose buffer is full,
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from railbird.detectors.events import AnyEvent, EventError, parse_event_as
 from railbird.ingest.decode import Rejected
+from railbird.ingest.kafka.client_types import ConsumedRecord, Consumer, TopicPartition
 from railbird.ingest.kafka.codec import raw_record, read_seq
+from railbird.ingest.kafka.internals import restore_parked
 from railbird.ingest.kafka.merge import EventTimeMerge, pending
 from railbird.ingest.kafka.progress import PartitionProgress
 from railbird.ingest.kafka.settings import KafkaSettings
@@ -20,14 +22,18 @@ _TYPE_OF_TOPIC = ("chat", "table", "hand")  # in `KafkaSettings.input_topics` or
 
 
 class Intake:
-    def __init__(self, settings: KafkaSettings, consumer: Any, merge: EventTimeMerge) -> None:
+    def __init__(self, settings: KafkaSettings, consumer: Consumer, merge: EventTimeMerge) -> None:
         self.settings = settings
         self.consumer = consumer
         self.merge = merge
-        self.progress: dict[Any, PartitionProgress] = {}
+        self.progress: dict[TopicPartition, PartitionProgress] = {}
         self._rank = {t: i for i, t in enumerate(settings.input_topics)}
 
-    def buffer(self, polled: dict[Any, list[Any]], skip: set[Any]) -> None:
+    def buffer(
+        self,
+        polled: Mapping[TopicPartition, list[ConsumedRecord]],
+        skip: set[TopicPartition],
+    ) -> None:
         """Decode and buffer what a poll returned, except for partitions in `skip` (their
         records are void: the partition was just (re)assigned and is re-positioned)."""
         rank = self._rank
@@ -65,16 +71,16 @@ class Intake:
             self.consumer.pause(*to_pause)
         if to_resume:
             self.consumer.resume(*to_resume)
-        _restore_parked(self.consumer)
+        restore_parked(self.consumer)
 
-    def caught_up(self, tp: Any) -> bool:
+    def caught_up(self, tp: TopicPartition) -> bool:
         progress = self.progress.get(tp)
         if progress is None or progress.fetched is None:
             return False
         highwater = self.consumer.highwater(tp)
         return highwater is not None and progress.fetched >= highwater
 
-    def lag(self, tp: Any) -> int | None:
+    def lag(self, tp: TopicPartition) -> int | None:
         """Records behind the high watermark; None until a fetch has told us where that is."""
         progress = self.progress.get(tp)
         highwater: int | None = self.consumer.highwater(tp)
@@ -86,27 +92,9 @@ class Intake:
         return {(tp.topic, tp.partition): self.lag(tp) for tp in self.progress}
 
 
-def _restore_parked(consumer: Any) -> None:
-    """Work around a kafka-python 3.0.12 bug that stops a resumed partition for good.
-
-    Records of a partition paused while they were next in line are parked and, by design,
-    restored once it is resumed, one partition per poll, but only when the fetcher's in-line
-    slot is `None`; a drained slot holds an empty (falsy) object instead, so the records stay
-    parked and the partition, which is never fetched while it has parked records, stalls.
-    Emptying a drained slot (before every poll while anything is parked) is what the fetcher
-    itself would do; without it, a worker 60,000 records behind stopped for good at 50,380.
-    Parking came with kafka-python's port of KAFKA-7548 (dpkp/kafka-python#2981); this can go
-    once a release restores a drained slot itself (3.0.12 is the newest on PyPI, 2026-12-01).
-    """
-    fetcher = getattr(consumer, "_fetcher", None)
-    if not getattr(fetcher, "_paused_partition_records", None):
-        return
-    slot = getattr(fetcher, "_next_partition_records", None)
-    if slot is not None and not slot:
-        fetcher._next_partition_records = None  # type: ignore[union-attr]
-
-
-def _decode(tp: Any, record: Any, expected: str | None) -> AnyEvent | Rejected:
+def _decode(
+    tp: TopicPartition, record: ConsumedRecord, expected: str | None
+) -> AnyEvent | Rejected:
     # The position string and raw record are only built for a rejection: the common case
     # pays for pydantic's validation alone.
     value = record.value

@@ -26,16 +26,14 @@ import heapq
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from railbird.detectors.events import AnyEvent
 from railbird.ingest.decode import Rejected
+from railbird.ingest.kafka.client_types import TopicPartition
 
-# kafka-python's TopicPartition (a namedtuple); typed loosely so this module needs no kafka.
-TopicPartition = Any
 log = logging.getLogger(__name__)
 _NO_TIME = datetime(1, 1, 1, tzinfo=UTC)
 
@@ -96,7 +94,7 @@ class EventTimeMerge:
     def total(self) -> int:
         return sum(len(b) for b in self._buffers.values())
 
-    def drop(self, tps: Iterable[Hashable]) -> int:
+    def drop(self, tps: Iterable[TopicPartition]) -> int:
         """Forget buffered records of partitions given up; their new owner re-reads them."""
         dropped = 0
         for tp in tps:

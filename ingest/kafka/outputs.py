@@ -9,10 +9,10 @@ from __future__ import annotations
 import logging
 import weakref
 from collections.abc import Iterable
-from typing import Any
 
 from railbird.detectors.text.redaction import redact
 from railbird.ingest.decode import Rejected
+from railbird.ingest.kafka.client_types import Producer
 from railbird.ingest.kafka.codec import action_record, dlq_headers, flag_record
 from railbird.ingest.kafka.merge import Pending
 from railbird.ingest.kafka.partitions import KeyPartitions
@@ -24,11 +24,11 @@ from railbird.rules.flags import Flag
 log = logging.getLogger(__name__)
 
 # One key -> partition table per producer (see `output_partitions`).
-_partitions: weakref.WeakKeyDictionary[Any, KeyPartitions] = weakref.WeakKeyDictionary()
+_partitions: weakref.WeakKeyDictionary[Producer, KeyPartitions] = weakref.WeakKeyDictionary()
 
 
 def send_outputs(
-    settings: KafkaSettings, producer: Any, flags: Iterable[Flag], actions: Iterable[Action]
+    settings: KafkaSettings, producer: Producer, flags: Iterable[Flag], actions: Iterable[Action]
 ) -> None:
     partitions = _key_partitions(producer)
     send = producer.send
@@ -44,7 +44,7 @@ def send_outputs(
         send(topic, key=key, value=value, partition=choose(key))
 
 
-def _key_partitions(producer: Any) -> KeyPartitions:
+def _key_partitions(producer: Producer) -> KeyPartitions:
     try:
         partitions = _partitions.get(producer)
         if partitions is None:
@@ -56,7 +56,7 @@ def _key_partitions(producer: Any) -> KeyPartitions:
 
 def send_dead_letter(
     settings: KafkaSettings,
-    producer: Any,
+    producer: Producer,
     store: Sink[tuple[str, bytes]] | None,
     entry: Pending,
     rejected: Rejected,

@@ -15,9 +15,10 @@ no partitions of), it stays the producer's.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from kafka.partitioner import DefaultPartitioner, StickyPartitioner, murmur2
+
+from railbird.ingest.kafka.client_types import Producer
 
 # Partitioners whose keyed records go to murmur2(key) over the sorted partition ids.
 _KEY_HASHING = (DefaultPartitioner, StickyPartitioner)
@@ -33,7 +34,7 @@ def _producer_choice(key: bytes | None) -> int | None:
 class KeyPartitions:
     """Per producer: the partition of each key on each output topic, as its partitioner picks."""
 
-    def __init__(self, producer: Any, max_keys: int = MAX_KEYS) -> None:
+    def __init__(self, producer: Producer, max_keys: int = MAX_KEYS) -> None:
         partitioner = getattr(producer, "config", {}).get("partitioner")
         self._partitions_for = getattr(producer, "partitions_for", None)
         self._hashes = type(partitioner) in _KEY_HASHING and self._partitions_for is not None

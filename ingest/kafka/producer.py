@@ -12,11 +12,11 @@ import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 import orjson
 
 from railbird.ingest.decode import RawRecord
+from railbird.ingest.kafka.client_types import Producer
 from railbird.ingest.kafka.codec import event_key, seq_header
 from railbird.ingest.kafka.settings import KafkaSettings
 
@@ -46,7 +46,7 @@ class ProduceReport:
         )
 
 
-def route(settings: KafkaSettings, data: Any) -> tuple[str, bytes | None] | str:
+def route(settings: KafkaSettings, data: object) -> tuple[str, bytes | None] | str:
     """(topic, key) for an event, or the reason it cannot be routed."""
     if not isinstance(data, dict):
         return "not a JSON object"
@@ -59,7 +59,7 @@ def route(settings: KafkaSettings, data: Any) -> tuple[str, bytes | None] | str:
 def produce_records(
     records: Iterable[RawRecord],
     settings: KafkaSettings,
-    producer: Any,
+    producer: Producer,
     *,
     rate: float | None = None,
 ) -> ProduceReport:

@@ -25,7 +25,6 @@ import sys
 import threading
 from collections.abc import Callable
 from multiprocessing.connection import Connection
-from typing import Any
 
 from railbird.detectors.registry import build_detectors
 from railbird.ingest.kafka.metrics import Samples, WorkerMetrics
@@ -59,7 +58,7 @@ class SiteStageProcess:
     def __init__(
         self,
         args: argparse.Namespace,
-        target: Callable[[dict[str, Any], Connection], None] | None = None,
+        target: Callable[[dict[str, object], Connection], None] | None = None,
     ) -> None:
         """`target` runs in the child (default: the site stage; tests pass a stand-in)."""
         context = multiprocessing.get_context("spawn")
@@ -125,7 +124,7 @@ class SiteStageProcess:
         return code
 
 
-def _child_main(options: dict[str, Any], conn: Connection) -> None:
+def _child_main(options: dict[str, object], conn: Connection) -> None:
     from railbird.ingest.kafka.stage_runner import run_stage  # imports this module: not at the top
 
     logging.basicConfig(

@@ -23,8 +23,8 @@ from railbird.ingest.kafka.clients import (
     check_copartitioned,
     make_producer,
     unreachable,
-    warm_up,
 )
+from railbird.ingest.kafka.internals import warm_up
 from railbird.ingest.kafka.metrics import StageSamples, WorkerMetrics, serve_metrics
 from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.ingest.kafka.site_process import SiteStageProcess

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal
 
 from railbird.detectors.detector import Detector, detector_scope
 from railbird.ingest.kafka.assignor import SingleOwnerAssignor
+from railbird.ingest.kafka.client_types import Consumer
 from railbird.ingest.kafka.clients import make_consumer
 from railbird.ingest.kafka.settings import KafkaSettings
 
@@ -51,7 +52,7 @@ def stage_detectors(detectors: Sequence[Detector], stage: StageName) -> list[Det
     return [d for d in detectors if detector_scope(d) == scope]
 
 
-def make_stage_consumer(settings: KafkaSettings, stage: StageName) -> Any:
+def make_stage_consumer(settings: KafkaSettings, stage: StageName) -> Consumer:
     if stage == "tables":
         return make_consumer(settings)
     return make_consumer(
@@ -61,14 +62,3 @@ def make_stage_consumer(settings: KafkaSettings, stage: StageName) -> Any:
         # An instance: it remembers whether this member owns the stream (sticky ownership).
         partition_assignment_strategy=(SingleOwnerAssignor(),),
     )
-
-
-def has_joined(consumer: Any) -> bool:
-    """Whether the consumer is a settled member of its group (joined and synced).
-
-    kafka-python has no public call for it; a member with no partitions (the site stage's
-    standby) is idle only once it knows it has none, not while it is still joining.
-    """
-    coordinator = getattr(consumer, "_coordinator", None)
-    stable = getattr(coordinator, "generation_if_stable", None)
-    return stable is not None and stable() is not None

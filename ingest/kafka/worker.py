@@ -34,11 +34,12 @@ import threading
 import time
 from collections import Counter
 from datetime import datetime
-from typing import Any
 
 from railbird.ingest.decode import Rejected
+from railbird.ingest.kafka.client_types import Consumer, Producer, TopicPartition
 from railbird.ingest.kafka.commits import Checkpoints
 from railbird.ingest.kafka.intake import Intake
+from railbird.ingest.kafka.internals import has_joined
 from railbird.ingest.kafka.merge import EventTimeMerge, Pending
 from railbird.ingest.kafka.metrics import WorkerMetrics
 from railbird.ingest.kafka.outputs import send_dead_letter, send_outputs
@@ -49,7 +50,7 @@ from railbird.ingest.kafka.progress import (
     parse_replay,
 )
 from railbird.ingest.kafka.settings import KafkaSettings
-from railbird.ingest.kafka.stages import StageName, has_joined
+from railbird.ingest.kafka.stages import StageName
 from railbird.rules.actions import Action
 from railbird.rules.flags import Flag
 from railbird.rules.pipeline import Pipeline
@@ -63,8 +64,8 @@ class KafkaWorker:
         self,
         settings: KafkaSettings,
         pipeline: Pipeline,
-        consumer: Any,
-        producer: Any,
+        consumer: Consumer,
+        producer: Producer,
         store: StoreProcess | None,
         metrics: WorkerMetrics | None = None,
         stage: StageName = "tables",
@@ -145,7 +146,7 @@ class KafkaWorker:
 
     # ---- rebalances -----------------------------------------------------------------------
 
-    def _apply_rebalance(self) -> set[Any]:
+    def _apply_rebalance(self) -> set[TopicPartition]:
         """Follow the assignment; returns the new partitions, whose polled records are void.
 
         No rebalance listener on purpose: kafka-python 3.0.12 leaves a partition that an eager
@@ -182,7 +183,7 @@ class KafkaWorker:
         self._report(Counter(), Counter(), Counter(), 0, 0, 0.0)  # lag gauges follow ownership
         return fresh
 
-    def _start_fresh(self, tps: list[Any]) -> None:
+    def _start_fresh(self, tps: list[TopicPartition]) -> None:
         if not tps:
             return
         committed = {tp: self.consumer.committed(tp, metadata=True) for tp in tps}

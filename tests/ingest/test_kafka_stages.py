@@ -13,9 +13,10 @@ from railbird.detectors.events import AnyEvent
 from railbird.detectors.findings import Finding
 from railbird.detectors.registry import DETECTOR_TYPES, build_detectors
 from railbird.detectors.state import State
+from railbird.ingest.kafka.internals import has_joined
 from railbird.ingest.kafka.metrics import WorkerMetrics, render_metrics
 from railbird.ingest.kafka.site_process import RemoteMetrics
-from railbird.ingest.kafka.stages import chosen_stages, has_joined, stage_detectors
+from railbird.ingest.kafka.stages import chosen_stages, stage_detectors
 
 
 def test_the_site_stage_runs_exactly_the_detectors_whose_state_spans_tables() -> None:

@@ -193,9 +193,7 @@ def test_the_worker_dead_letters_bytes_to_the_topic_and_redacted_text_to_the_sto
             sent.append((topic, key, value))
 
     class Store:
-        def add_dead_letter(
-            self, source: str, position: str, reason: str, raw: str | None
-        ) -> None:
+        def add_dead_letter(self, source: str, position: str, reason: str, raw: str | None) -> None:
             kept.append((source, position, reason, raw))
 
     value = b'{"type": "chat", "text": "mail me at jo@example.com", "ts": 7}'
