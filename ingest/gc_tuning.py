@@ -6,11 +6,8 @@ third message paid for a pass over everything young; the occasional full pass wa
 tracked object in the process, including the lexicon, the model's memos and detector state,
 and lands as a millisecond-long stall on whichever message triggered it. The pipeline makes
 almost no reference cycles (its garbage is freed by reference counting the moment it is
-dropped), so collecting far less often costs little memory. Measured on the chat benchmark's
-simulated table-chat stream (`bench/chat_speed.py`): per-message p50 about 120 -> 70 µs and
-p99 about 690 -> 450 µs, same run conditions; on the latency phase of `make bench-kafka` (20 s
-at 1,000 chat messages/s, all detectors): 149 collections, the longest a 294 ms full one,
-before; 3 collections, none full, the longest 47 ms, after.
+dropped), so collecting far less often costs little memory and removes most of the stalls
+(`make bench-chat` and `make bench-kafka`; the numbers are in docs/design-numbers.md).
 
 `freeze` moves everything built so far (lexicon, model arrays, compiled patterns, caches filled
 during warm-up) out of the collector's sight for good, the way long-lived web workers do.

@@ -1,5 +1,9 @@
 """No-limit hold'em hand engine: deals one hand and returns its contract `hand` event.
 
+One job, start to finish: play the hand and write it down (`hand_result`) in the contract's
+shape, the same shape the site's own hand histories arrive in, so the detectors and the store
+cannot tell them apart.
+
 Why our own engine and not pokerkit: pokerkit is the reference (tests replay our hands in it and
 demand identical stacks) but deals ~150 hands/s; the traffic simulator needs thousands.
 
@@ -27,9 +31,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from railbird.sim.hand_clock import HandClock, think_ms
+from railbird.sim.hand_clock import HandClock, rfc3339, think_ms
 from railbird.sim.hand_rank import DECK
-from railbird.sim.hand_record import hand_result
 from railbird.sim.pots import settle
 from railbird.sim.table_view import (
     DecisionView,
@@ -337,3 +340,54 @@ class HandInPlay:
         )
         self.clock += int(wrap_up)
         return hand_result(self, live, winners, eliminated)
+
+
+def hand_result(
+    hand: HandInPlay,
+    live: Sequence[int],
+    winners: list[dict[str, Any]],
+    eliminated: list[dict[str, Any]],
+) -> HandResult:
+    """`hand` after `settle`: `live` are the players who did not fold (a showdown when two or
+    more), `winners` and `eliminated` are the contract's lists."""
+    showdown = len(live) > 1
+    event: dict[str, Any] = {
+        "type": "hand",
+        "hand_id": hand.hand_id,
+        "table_id": hand.table_id,
+        "tournament_id": hand.tournament_id,
+        "game": "NLHE",
+        "started_at": rfc3339(hand.started_at),
+        "ended_at": hand.time.stamp(hand.clock),
+        "button_seat": hand.button_seat,
+        "small_blind": hand.small_blind,
+        "big_blind": hand.big_blind,
+        "ante": hand.ante,
+        "seats": [
+            {
+                "seat": hand.players[i].seat,
+                "player_id": hand.ids[i],
+                "stack": hand.start[i],
+                "bounty": hand.players[i].bounty,
+                "hole_cards": list(hand.holes[i]),
+            }
+            for i in hand.seat_order
+        ],
+        "actions": hand.actions,
+        "board": list(hand.board),
+        "showdown": [{"player_id": hand.ids[i], "cards": list(hand.holes[i])} for i in live]
+        if showdown
+        else [],
+        "winners": winners,
+        "eliminated": eliminated,
+    }
+    at = hand.time.at
+    return HandResult(
+        hand=event,
+        started_at=hand.started_at,
+        ended_at=at(hand.clock),
+        final_stacks=dict(zip(hand.ids, hand.stack, strict=True)),
+        eliminated=[e["player_id"] for e in eliminated],
+        fold_times={pid: at(ms) for pid, ms in hand.fold_ms.items()},
+        street_times={street: at(ms) for street, ms in hand.street_ms.items()},
+    )

@@ -7,7 +7,7 @@ the INSERT ... ON CONFLICT is compiled once per (engine dialect, table, columns)
 goes through the same bind processors SQLAlchemy itself would apply, straight to the driver's
 executemany, so the stored values are identical to `store.upsert.upsert`'s. One processor is
 swapped for a faster equivalent: SQLite's DATETIME formatting (a dict and a %-format per value,
-~5 µs, the dearest part of a chat row after the insert itself) becomes one `isoformat` call.
+the dearest part of a chat row after the insert itself) becomes one `isoformat` call.
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
     cursor.execute("PRAGMA busy_timeout=5000")
     # 64 MiB of page cache instead of SQLite's 2 MiB (an upper bound, filled only as pages are
     # read): chat inserts land all over three indexes, and with the default cache most of them
-    # re-read their pages from the file. ~10% less CPU per stored chat line at 180k rows, ~15%
-    # at 1M; durability is untouched (WAL and NORMAL sync as before).
+    # re-read their pages from the file (docs/design-numbers.md); durability is untouched (WAL
+    # and NORMAL sync as before).
     cursor.execute("PRAGMA cache_size=-65536")
     cursor.close()
 

@@ -12,7 +12,7 @@ than summing them in Python. At load the non-zero weight rows become Python floa
 sum runs row by row in the message's bucket order, exactly as numpy's axis-0 sum does, so the
 margins are bit-identical. Only the calibration of a message that can pass a threshold calls
 `np.exp` (its result differs from `math.exp` in the last bit), and evidence ties fall back to
-`np.argsort`. Before any of that, a one-byte-per-bucket bound (`ml_bound`) proves about 99% of
+`np.argsort`. Before any of that, a one-byte-per-bucket bound (`reach_bound`) proves most
 chat unable to reach any threshold without reading the weights. Verdicts are memoised per
 distinct text (table chat repeats a lot).
 """

@@ -1,6 +1,6 @@
 """A one-byte-per-bucket upper bound that proves most messages cannot reach any head's threshold.
 
-Why: about 99% of chat is far below every threshold, yet proving it exactly means summing
+Why: nearly all chat is far below every threshold, yet proving it exactly means summing
 three float32 weights per bucket from a 3 MB table that other detectors keep pushing out of
 the CPU cache. A head h can only flag when its bucket weights sum to at least
 D_h = min_margin_h - intercept_h, and that sum is at most the sum of its positive weights. So

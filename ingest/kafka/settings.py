@@ -36,10 +36,10 @@ class KafkaSettings(BaseSettings):
     max_poll_records: int = Field(default=1000, ge=1)
     # Store, flush and commit at most this often (and after store_batch_events events).
     commit_interval_ms: int = Field(default=500, ge=0)
-    # Events handed to the store in one write, at most: the store process's CPU a chat row is
-    # ~12% less at 10,000 rows a transaction than at 1,000 (`make bench-store`); a crash
-    # replays at most this many more events (idempotent writes). Busy workers reach
-    # commit_interval_ms first below 20,000 events/s.
+    # Events handed to the store in one write, at most: larger transactions cost the store
+    # process less CPU a row (`make bench-store`, docs/design-numbers.md); a crash replays at
+    # most this many more events (idempotent writes). A busy worker usually reaches
+    # commit_interval_ms first.
     store_batch_events: int = Field(default=10000, ge=1)
     poll_timeout_ms: int = Field(default=100, ge=0)
     # Buffered-but-unprocessed records per partition before fetching from it pauses.
@@ -52,9 +52,9 @@ class KafkaSettings(BaseSettings):
     # table stage's does not by default (latency: a table's records share a partition number).
     # Two partitions' fetch answers differ by milliseconds (one request per broker, answered
     # as soon as data is there; partitions of one broker come in the same answer), so 100 ms
-    # leaves a wide margin at real-time rates and keeps site flags within the 250 ms that
-    # chat flags get; a replay at 1,000x real time needs ~1,000 (the tests set that). A
-    # cluster whose brokers pause (GC) for longer than the hold should raise it.
+    # leaves a wide margin at real-time rates and keeps site flags within the latency target
+    # chat flags have; a replay far faster than real time needs a longer hold (the tests set
+    # one). A cluster whose brokers pause (GC) for longer than the hold should raise it.
     site_merge_hold_ms: int = Field(default=100, ge=0)
     merge_hold_ms: int = Field(default=0, ge=0)
     # Event time replayed (outputs discarded) to rebuild detector state for a newly assigned

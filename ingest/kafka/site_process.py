@@ -1,8 +1,8 @@
 """The site stage of `railbird run` in a child process: two stages on two cores, not one GIL.
 
 Both stages are CPU-bound Python. On two threads of one process they took turns on the
-interpreter lock, so a worker running both (9.3k events/s) was slower than either stage alone
-(13.8k tables, 11.5k site, one run in docs/benchmarks-kafka.md). In a child process the site
+interpreter lock, so a worker running both was slower than either stage alone (measured in
+docs/benchmarks-kafka.md, numbers in docs/design-numbers.md). In a child process the site
 stage has a core of its own; it is the same code as `railbird run --stage site`.
 
 The child is tied to its parent, so a worker is still one unit to start and stop:
