@@ -25,6 +25,11 @@ from railbird.detectors.registry import build_detectors
 def create_app(
     engine: Engine, api_keys: dict[str, str], detectors: Sequence[Detector] | None = None
 ) -> FastAPI:
+    """The API over `engine`, for `api_keys` (key -> role name), settings passed in by the caller.
+
+    `detectors` are the chat check's, the registry's by default. A key shorter than 16 characters or
+    an unknown role is a `ValueError`.
+    """
     app = FastAPI(
         title="railbird",
         summary="Trust-and-safety flags, restrictions and investigations for online poker.",

@@ -18,6 +18,8 @@ from fastapi.security import APIKeyHeader
 
 
 class Role(StrEnum):
+    """What a key may do; `admin` passes every role check."""
+
     ANALYST = "analyst"
     INVESTIGATOR = "investigator"
     CHAT_SERVICE = "chat_service"
@@ -26,6 +28,8 @@ class Role(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Principal:
+    """Who is calling: the key's role, and a fingerprint to log instead of the key."""
+
     key_id: str  # a short, non-secret fingerprint of the key, for the audit log
     role: Role
 
@@ -45,6 +49,7 @@ class KeyRing:
         return hashlib.sha256(key.encode("utf-8")).digest()
 
     def lookup(self, key: str) -> Principal | None:
+        """The principal for `key`; None when it is not a known key."""
         digest = self._digest(key)
         for known, role in self._by_digest.items():
             if hmac.compare_digest(known, digest):
@@ -56,6 +61,10 @@ api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False)
 
 
 def require(*roles: Role) -> Callable[..., Principal]:
+    """A dependency that admits keys with one of `roles`, or `admin`; `require()` admits admin only.
+
+    401 when the X-API-Key header is missing or the key unknown, 403 when its role is not admitted.
+    """
     allowed = set(roles) | {Role.ADMIN}
 
     def dependency(

@@ -34,6 +34,12 @@ BLOCKING = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
+    """The answer for one message, `allow` or `block`, and why.
+
+    `restriction` is set when one in force blocked the message; otherwise `reasons` are the
+    summaries of the blocking findings, or of all the findings when the message is allowed.
+    """
+
     decision: str  # allow | block
     reasons: tuple[str, ...]
     restriction: Restriction | None = None
@@ -43,10 +49,16 @@ class Verdict:
 
 
 def blocks(restriction: Restriction, kind: str) -> bool:
+    """Whether `restriction` stops a `kind` of message: a suspension all, a mute text and emoji."""
     return restriction.kind == "suspend_communication" or kind in ("text", "emoji")
 
 
 class ChatGate:
+    """Answers "may this player say this?" from restrictions held in memory and the chat detectors.
+
+    One per app, shared by the request threads; call `invalidate` when a restriction changes.
+    """
+
     def __init__(self, engine: Engine, detectors: Sequence[Detector], refresh: float = 1.0) -> None:
         self.engine = engine
         self.detectors = tuple(detectors)
@@ -72,6 +84,11 @@ class ChatGate:
         return [r for r in self._by_player.get(player_id, ()) if r.active_at(now)]
 
     def check(self, message: ChatEvent) -> Verdict:
+        """Block if a restriction in force covers this kind of message, or if its content does.
+
+        Content blocks on a `BLOCKING` category or a severity of `high` or worse; a detector that
+        raises is skipped and named in `failed_detectors`.
+        """
         now = datetime.now(UTC)
         for restriction in self._restrictions_for(message.player_id, now):
             if blocks(restriction, message.kind):

@@ -30,6 +30,10 @@ def _rows(engine: Engine, query: Any) -> list[dict[str, Any]]:
 def flag_context(
     engine: Engine, flag: dict[str, Any], window: timedelta, limit: int = 500
 ) -> dict[str, Any]:
+    """The chat, table events and hands within `window` either side of `flag` (a `get_flag` row).
+
+    At most `limit` of each, oldest first; the keys are `ContextOut`'s, `flag` returned as given.
+    """
     ts: datetime = flag["ts"]
     start, end = ts - window, ts + window
     players = list(flag["player_ids"])
@@ -83,6 +87,7 @@ def flag_context(
 
 
 def player_flags(engine: Engine, player_id: str, limit: int) -> list[dict[str, Any]]:
+    """The flags that name `player_id`, group flags included, newest first, at most `limit`."""
     f, fp = schema.flags, schema.flag_players
     query = (
         select(f)

@@ -20,6 +20,10 @@ from railbird.store import schema
 def list_dead_letters(
     engine: Engine, source: str | None, since: datetime | None, limit: int, cursor: str | None
 ) -> tuple[list[dict[str, Any]], str | None]:
+    """One page of dead letters, newest first, and the next page's cursor (None on the last page).
+
+    `source` and `since` (inclusive) filter when given; a cursor not issued here is a `ValueError`.
+    """
     d = schema.dead_letters
     query = select(d)
     if source:

@@ -20,6 +20,11 @@ SEVERITIES = ("low", "medium", "high", "critical")
 
 @dataclass(frozen=True, slots=True)
 class FlagFilter:
+    """What `list_flags` filters on; a field left None does not filter.
+
+    `min_severity` keeps that severity and worse; `since` is inclusive, `until` exclusive.
+    """
+
     category: str | None = None
     min_severity: str | None = None
     player_id: str | None = None
@@ -32,6 +37,7 @@ class FlagFilter:
 
 
 def encode_cursor(ts: datetime, flag_id: str) -> str:
+    """The opaque cursor after row (`ts`, id), a flag or dead letter; `decode_cursor` reads it."""
     return base64.urlsafe_b64encode(f"{ts.isoformat()}|{flag_id}".encode()).decode()
 
 
@@ -51,6 +57,7 @@ def as_utc(ts: datetime) -> datetime:
 
 
 def flag_dict(row: Any) -> dict[str, Any]:
+    """A flags row as a dict, its `ts` made timezone-aware UTC, as `FlagOut` takes it."""
     data = dict(row._mapping)
     data["ts"] = as_utc(data["ts"])
     return data
@@ -59,6 +66,10 @@ def flag_dict(row: Any) -> dict[str, Any]:
 def list_flags(
     engine: Engine, flt: FlagFilter, limit: int, cursor: str | None
 ) -> tuple[list[dict[str, Any]], str | None]:
+    """One page of the flags `flt` matches, newest first, and the next cursor (None: last page).
+
+    A cursor not issued here is a `ValueError`.
+    """
     f = schema.flags
     query = select(f)
     if flt.category:
@@ -97,6 +108,7 @@ def list_flags(
 
 
 def get_flag(engine: Engine, flag_id: str) -> dict[str, Any] | None:
+    """The flag with `flag_id`, as `flag_dict` makes it; None when there is none."""
     with engine.connect() as conn:
         row = conn.execute(select(schema.flags).where(schema.flags.c.flag_id == flag_id)).first()
     return None if row is None else flag_dict(row)

@@ -14,6 +14,8 @@ Time = Annotated[datetime, PlainSerializer(format_ts, return_type=str)]
 
 
 class FlagOut(BaseModel):
+    """A flag as the contract writes it, with its review status."""
+
     flag_id: str
     category: str
     detector: str
@@ -31,6 +33,8 @@ class FlagOut(BaseModel):
 
 
 class DeadLetterOut(BaseModel):
+    """A record the pipeline could not process, set aside with the reason."""
+
     id: str
     ts: Time = Field(description="when it was set aside")
     source: str = Field(description="a topic, a file, or `store`")
@@ -42,6 +46,8 @@ class DeadLetterOut(BaseModel):
 
 
 class DeadLetterPage(BaseModel):
+    """One page of dead letters, newest first."""
+
     items: list[DeadLetterOut]
     next_cursor: str | None = Field(
         description="Pass as `cursor` to get the next (older) page; null on the last page."
@@ -49,6 +55,8 @@ class DeadLetterPage(BaseModel):
 
 
 class FlagPage(BaseModel):
+    """One page of flags, newest first."""
+
     items: list[FlagOut]
     next_cursor: str | None = Field(
         description="Pass as `cursor` to get the next (older) page; null on the last page."
@@ -56,12 +64,16 @@ class FlagPage(BaseModel):
 
 
 class Health(BaseModel):
+    """Liveness and readiness: `degraded` when the database is unreachable."""
+
     status: Literal["ok", "degraded"]
     database: Literal["ok", "unreachable"]
     version: str
 
 
 class RestrictionOut(BaseModel):
+    """A mute or suspension, applied by the rules or an analyst, and whether it is in force now."""
+
     action_id: str
     kind: Literal["mute_chat", "suspend_communication"]
     player_id: str
@@ -76,6 +88,8 @@ class RestrictionOut(BaseModel):
 
 
 class RestrictionIn(BaseModel):
+    """A restriction an analyst applies from now; without a duration it lasts until lifted."""
+
     player_id: str = Field(min_length=1, max_length=64)
     kind: Literal["mute_chat", "suspend_communication"]
     duration_minutes: int | None = Field(
@@ -86,10 +100,14 @@ class RestrictionIn(BaseModel):
 
 
 class LiftIn(BaseModel):
+    """Why a restriction is ended early; kept in the audit log."""
+
     reason: str = Field(min_length=3, max_length=500)
 
 
 class ChatCheckIn(BaseModel):
+    """A message the chat server is about to deliver."""
+
     player_id: str = Field(min_length=1, max_length=64)
     text: str = Field(default="", max_length=2000)
     kind: Literal["text", "emoji", "snapcam"] = "text"
@@ -100,6 +118,8 @@ class ChatCheckIn(BaseModel):
 
 
 class ChatCheckOut(BaseModel):
+    """Whether to deliver the message, why, and the restriction that blocked it, if one did."""
+
     decision: Literal["allow", "block"]
     reasons: list[str]
     categories: list[str]
@@ -110,6 +130,8 @@ class ChatCheckOut(BaseModel):
 
 
 class ContextOut(BaseModel):
+    """A flag with the chat, table events and hands around it, and the window searched."""
+
     flag: FlagOut
     chat: list[dict[str, Any]]
     table_events: list[dict[str, Any]]
@@ -119,6 +141,8 @@ class ContextOut(BaseModel):
 
 
 class PlayerHistoryOut(BaseModel):
+    """A player's flags and restrictions, active and ended, newest first."""
+
     player_id: str
     flags: list[FlagOut]
     restrictions: list[RestrictionOut]

@@ -13,6 +13,7 @@ PROBLEM = "application/problem+json"
 
 
 def problem(status: int, title: str, detail: str, instance: str, **extra: Any) -> JSONResponse:
+    """An RFC 9457 problem-details response; `extra` members are added to the body."""
     body = {"type": "about:blank", "title": title, "status": status, "detail": detail}
     body["instance"] = instance
     body.update(extra)
@@ -40,5 +41,6 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def install(app: FastAPI) -> None:
+    """Make HTTP and request-validation errors on every route of `app` answer as problem details."""
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)

@@ -22,6 +22,8 @@ RESTRICTING = ("mute_chat", "suspend_communication")
 
 @dataclass(frozen=True, slots=True)
 class Restriction:
+    """A mute or suspension as stored, whoever applied it: the rules or an analyst."""
+
     action_id: str
     kind: str
     player_id: str
@@ -34,6 +36,7 @@ class Restriction:
     lifted_by: str | None = None
 
     def active_at(self, now: datetime) -> bool:
+        """Whether it is in force at `now`: not lifted, and not expired."""
         return self.lifted_at is None and (self.expires_at is None or self.expires_at > now)
 
 
@@ -63,6 +66,7 @@ def _active_clause(now: datetime) -> Any:
 
 
 def active_restrictions(engine: Engine, now: datetime) -> list[Restriction]:
+    """Every restriction in force at `now`, for all players: what the chat gate reloads."""
     query = select(schema.actions).where(_active_clause(now))
     with engine.connect() as conn:
         return [_restriction(r) for r in conn.execute(query)]
@@ -71,6 +75,7 @@ def active_restrictions(engine: Engine, now: datetime) -> list[Restriction]:
 def player_restrictions(
     engine: Engine, player_id: str, now: datetime, active_only: bool
 ) -> list[Restriction]:
+    """A player's restrictions, newest first; with `active_only`, those in force at `now`."""
     a = schema.actions.c
     query = select(schema.actions).where(a.player_id == player_id, a.kind.in_(RESTRICTING))
     if active_only:
@@ -80,6 +85,7 @@ def player_restrictions(
 
 
 def get_restriction(engine: Engine, action_id: str) -> Restriction | None:
+    """The restriction with `action_id`, in force or not; None when no restriction has that id."""
     query = select(schema.actions).where(
         schema.actions.c.action_id == action_id, schema.actions.c.kind.in_(RESTRICTING)
     )
@@ -107,6 +113,11 @@ def apply_restriction(
     flag_ids: tuple[str, ...],
     now: datetime,
 ) -> Restriction:
+    """Restrict a player from `now`, with the audit entry in the same transaction.
+
+    Its id comes from kind, player, actor and `now`, not from flags as the rules' ids do. The chat
+    gate is not told: the caller calls its `invalidate`.
+    """
     key = f"manual|{kind}|{player_id}|{actor}|{now.isoformat()}"
     action_id = "a-" + hashlib.blake2b(key.encode(), digest_size=10).hexdigest()
     restriction = Restriction(

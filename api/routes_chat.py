@@ -20,6 +20,12 @@ ChatService = Annotated[Principal, Depends(require(Role.CHAT_SERVICE))]
 
 @router.post("/check", response_model=ChatCheckOut)
 def check(request: Request, body: ChatCheckIn, _: ChatService) -> ChatCheckOut:
+    """May this player send this message now? Answers `allow` or `block`, with the reasons.
+
+    A mute blocks text and emoji, a communication suspension everything, SnapCam included; otherwise
+    the message is checked against the chat rules. Detectors that failed on it are listed in
+    `failed_detectors`: the decision was made without them. Role: `chat_service` (or `admin`).
+    """
     started = time.perf_counter()
     now = datetime.now(UTC)
     message = ChatEvent(

@@ -28,6 +28,11 @@ def dead_letters(
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     cursor: str | None = None,
 ) -> DeadLetterPage:
+    """Records the pipeline could not process, newest first, one page at a time. Role: `admin` only.
+
+    Filter by `source` (a topic, a file name, or `store`) and `since`. Pass `next_cursor` back as
+    `cursor` for the next page; 422 on a cursor this service did not issue.
+    """
     try:
         rows, next_cursor = list_dead_letters(
             request.app.state.engine, source, since, limit, cursor

@@ -31,6 +31,12 @@ def flags(
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     cursor: str | None = None,
 ) -> FlagPage:
+    """Flags that match every filter given, newest first, one page at a time.
+
+    `min_severity` keeps that severity and worse; `player_id` also matches group flags naming the
+    player. Pass `next_cursor` back as `cursor` for the next page; 422 on a cursor this service did
+    not issue. Role: `analyst` or `investigator` (or `admin`).
+    """
     flt = FlagFilter(
         category=category,
         min_severity=min_severity,
@@ -51,6 +57,7 @@ def flags(
 
 @router.get("/{flag_id}", response_model=FlagOut)
 def flag(request: Request, flag_id: str, _: Reader) -> FlagOut:
+    """One flag by id; 404 when there is none. Role: `analyst` or `investigator` (or `admin`)."""
     row = get_flag(request.app.state.engine, flag_id)
     if row is None:
         raise HTTPException(404, f"no flag with id {flag_id!r}")

@@ -22,6 +22,7 @@ def _version() -> str:
 
 @router.get("/health", response_model=Health)
 def health(request: Request) -> Health:
+    """Liveness and readiness; no key needed. `degraded`, still a 200, when the database is down."""
     try:
         with request.app.state.engine.connect() as conn:
             conn.execute(text("SELECT 1"))

@@ -25,6 +25,12 @@ def context(
     _: Investigator,
     window_minutes: Annotated[int, Query(ge=1, le=24 * 60)] = 10,
 ) -> ContextOut:
+    """A flag and what happened within `window_minutes` either side of it, at most 500 of each.
+
+    The table's chat and everything the flagged players sent or received, private messages
+    included; the events of the table and of the flagged players; the flagged hand and the table's
+    hands in the window. 404 when there is no such flag. Role: `investigator` (or `admin`).
+    """
     engine = request.app.state.engine
     flag = get_flag(engine, flag_id)
     if flag is None:
@@ -40,6 +46,11 @@ def history(
     _: Investigator,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> PlayerHistoryOut:
+    """A player's record: their flags (newest first, at most `limit`) and all their restrictions.
+
+    Restrictions ended or lifted are included, marked inactive. A player with no record gets empty
+    lists, not a 404. Role: `investigator` (or `admin`).
+    """
     engine = request.app.state.engine
     now = datetime.now(UTC)
     return PlayerHistoryOut(

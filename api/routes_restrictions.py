@@ -23,6 +23,7 @@ Reader = Annotated[Principal, Depends(require(Role.ANALYST, Role.CHAT_SERVICE, R
 
 
 def restriction_out(r: Restriction, now: datetime) -> RestrictionOut:
+    """The API shape of a restriction, `active` as of `now`; shared by the routes that show one."""
     return RestrictionOut(
         action_id=r.action_id,
         kind=r.kind,
@@ -42,6 +43,10 @@ def restriction_out(r: Restriction, now: datetime) -> RestrictionOut:
 def list_for_player(
     request: Request, _: Reader, player_id: str, active: bool = True
 ) -> list[RestrictionOut]:
+    """A player's mutes and suspensions, newest first: those in force now, or all if `active=false`.
+
+    Role: `analyst`, `chat_service` or `investigator` (or `admin`).
+    """
     now = datetime.now(UTC)
     found = player_restrictions(request.app.state.engine, player_id, now, active_only=active)
     return [restriction_out(r, now) for r in found]
@@ -49,6 +54,11 @@ def list_for_player(
 
 @router.post("", response_model=RestrictionOut, status_code=status.HTTP_201_CREATED)
 def apply(request: Request, body: RestrictionIn, who: Analyst) -> RestrictionOut:
+    """Mute or suspend a player from now; without `duration_minutes`, until lifted.
+
+    The calling key's fingerprint is recorded as the actor, in the audit log too, and the chat
+    check applies the restriction from its next message. Role: `analyst` (or `admin`).
+    """
     now = datetime.now(UTC)
     restriction = apply_restriction(
         request.app.state.engine,
@@ -68,6 +78,11 @@ def apply(request: Request, body: RestrictionIn, who: Analyst) -> RestrictionOut
 
 @router.post("/{action_id}/lift", response_model=RestrictionOut)
 def lift(request: Request, action_id: str, body: LiftIn, who: Analyst) -> RestrictionOut:
+    """End a restriction early, the rules' or an analyst's, with a reason for the audit log.
+
+    404 when no restriction has that id, 409 when it is no longer in force (lifted or expired).
+    Role: `analyst` (or `admin`).
+    """
     now = datetime.now(UTC)
     engine = request.app.state.engine
     lifted = lift_restriction(engine, action_id, f"key:{who.key_id}", body.reason, now)

@@ -8,6 +8,8 @@ from railbird.store.settings import StoreSettings
 
 
 class ApiSettings(StoreSettings):
+    """The API edge's settings: the store's, the API keys and where to listen."""
+
     # JSON object: API key -> role, e.g. RAILBIRD_API_KEYS='{"k-123": "analyst"}'. Secrets come
     # from the environment only; nothing has a default key.
     api_keys: dict[str, str] = Field(default_factory=dict)

@@ -21,6 +21,11 @@ RESTRICTING_KINDS = frozenset({"mute_chat", "suspend_communication"})
 
 @dataclass(frozen=True, slots=True)
 class Action:
+    """An action on one player about its flags, in the contract's shape; keyed by `action_id`.
+
+    `duration` None means no end: until lifted for a restriction, nothing to end otherwise.
+    """
+
     action_id: str
     kind: ActionKind
     player_id: str
@@ -32,13 +37,16 @@ class Action:
 
     @property
     def expires_at(self) -> datetime | None:
+        """When the action ends by itself; None when it has no `duration`."""
         return None if self.duration is None else self.ts + self.duration
 
     @property
     def restricts(self) -> bool:
+        """True for a mute or a suspension: warnings and referrals limit nothing."""
         return self.kind in RESTRICTING_KINDS
 
     def to_dict(self) -> dict[str, Any]:
+        """The contract's JSON shape, with the duration in whole seconds."""
         expires = self.expires_at
         return {
             "action_id": self.action_id,
@@ -54,5 +62,6 @@ class Action:
 
 
 def action_id_for(kind: str, player_id: str, flag_ids: tuple[str, ...]) -> str:
+    """Deterministic: the same kind, player and flag ids (in order) give the same id on a replay."""
     key = f"{kind}|{player_id}|{','.join(flag_ids)}"
     return "a-" + hashlib.blake2b(key.encode("utf-8"), digest_size=10).hexdigest()

@@ -16,6 +16,7 @@ from railbird.detectors.findings import Finding
 
 
 def flag_id_for(finding: Finding) -> str:
+    """A hash of `Finding.identity` alone: a finding that grows more severe keeps its flag id."""
     digest = hashlib.blake2b(finding.identity.encode("utf-8"), digest_size=10).hexdigest()
     return f"f-{digest}"
 
@@ -45,23 +46,29 @@ def format_ts(ts: datetime) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Flag:
+    """A finding with its deterministic id: what the pipeline emits; stored by `flag_id`."""
+
     flag_id: str
     finding: Finding
 
     @classmethod
     def from_finding(cls, finding: Finding) -> Flag:
+        """The flag for `finding`, its id derived with `flag_id_for`."""
         return cls(flag_id=flag_id_for(finding), finding=finding)
 
     @property
     def category(self) -> str:
+        """The finding's category: what the rulebook picks a ladder by."""
         return self.finding.category
 
     @property
     def severity(self) -> str:
+        """The finding's severity, `low` to `critical` (ordered by `SEVERITY_RANK`)."""
         return self.finding.severity
 
     @property
     def player_ids(self) -> tuple[str, ...]:
+        """The players the finding names: at least one; the rules act on each."""
         return self.finding.player_ids
 
     def to_dict(self) -> dict[str, Any]:

@@ -40,6 +40,8 @@ _NOTHING = Outcome()  # immutable, so most events can share one
 
 @dataclass
 class PipelineMetrics:
+    """Counts since start: events by type, flags by category, actions by kind, detector errors."""
+
     events: Counter[str] = field(default_factory=Counter)
     flags: Counter[str] = field(default_factory=Counter)
     actions: Counter[str] = field(default_factory=Counter)
@@ -47,6 +49,11 @@ class PipelineMetrics:
 
 
 class Pipeline:
+    """The detectors, each with its own state, then the rulebook: every mode's event -> actions.
+
+    Detector names must be unique, since each names its state; a duplicate is a `ValueError`.
+    """
+
     def __init__(self, detectors: Sequence[Detector], rulebook: RuleBook | None = None) -> None:
         names = [d.name for d in detectors]
         if len(set(names)) != len(names):
@@ -75,6 +82,7 @@ class Pipeline:
 
     @property
     def metrics(self) -> PipelineMetrics:
+        """The counts so far: one object, its `events` brought up to date on each read."""
         events = self._metrics.events
         for kind, seen in self._seen.items():
             if seen:
@@ -156,6 +164,7 @@ class Pipeline:
         return sum(state.drop_routing_keys(keys) for state in self.states.values())
 
     def state_size(self) -> int:
+        """Entries in the detectors' states and the emitted-flag memory; expired ones excluded."""
         return sum(len(s) for s in self.states.values()) + len(self._emitted)
 
     def _is_new_or_worse(self, flag: Flag) -> bool:

@@ -40,6 +40,12 @@ REFER_CATEGORIES = frozenset({"hate", "malicious_link", "impersonation"}) | GROU
 
 @dataclass
 class RuleBook:
+    """Which action each flag earns: a ladder per category, climbed by strikes in `strike_window`.
+
+    It keeps each player's strikes, so each pipeline has its own. A critical flag goes straight to
+    its ladder's last step; a category without a ladder earns no restriction, at most a referral.
+    """
+
     ladders: dict[str, tuple[Step, ...]] = field(default_factory=lambda: dict(DEFAULT_LADDERS))
     strike_window: timedelta = DAY
     _strikes: TtlState = field(default_factory=TtlState, repr=False)
