@@ -2,8 +2,8 @@
 
 Why a process and not a thread: the write (decode again, redact, build rows, upsert) is mostly
 Python, so on a thread it still holds the worker's GIL: a large share of the worker's time
-even with no detectors (docs/design-numbers.md). Here the worker hands over the records' raw bytes (nothing to build, cheap to pickle)
-plus the few flags and actions; the child decodes them exactly as the worker did, writes them in
+even with no detectors (docs/design-numbers.md). Here the worker hands over the records' raw
+bytes (nothing to build, cheap to pickle) plus the few flags and actions; the child decodes them exactly as the worker did, writes them in
 one transaction per batch, and acknowledges each batch's ticket once it is durable. The worker
 commits a batch's offsets only after that ack, so at-least-once is kept: a crash of either side
 replays from the last commit, and every write is an upsert keyed by a deterministic id. A record

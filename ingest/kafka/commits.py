@@ -11,7 +11,8 @@ would cap a live, small-batch stream. The write goes to the store process with t
 covers, taken now; those are committed once its ack arrives (checked every loop, never waited
 for, except at the end and before giving partitions up), at most every `commit_interval_ms`
 while busy (a synchronous commit plus a producer flush per batch was a real share of a busy
-worker's time, docs/design-numbers.md), and at once when idle, so a burst's tail is not left hanging.
+worker's time, docs/design-numbers.md), and at once when idle, so a burst's tail is not left
+hanging.
 """
 
 from __future__ import annotations
