@@ -1,18 +1,19 @@
 """Store writes in a child process, so the Kafka worker's core only consumes and detects.
 
 Why a process and not a thread: the write (decode again, redact, build rows, upsert) is mostly
-Python, so on a thread it still holds the worker's GIL: a large share of the worker's time
-even with no detectors (docs/design-numbers.md). Here the worker hands over the records' raw
-bytes (nothing to build, cheap to pickle) plus the few flags and actions; the child decodes them exactly as the worker did, writes them in
-one transaction per batch, and acknowledges each batch's ticket once it is durable. The worker
-commits a batch's offsets only after that ack, so at-least-once is kept: a crash of either side
-replays from the last commit, and every write is an upsert keyed by a deterministic id. A record
-the store cannot write is set aside in the dead-letter table and the rest of its batch stored
-(`store_batches`); a failing database stops the worker instead.
+Python, so on a thread it still holds the worker's GIL: a large share of the worker's time even
+with no detectors (docs/design-numbers.md). Here the worker hands over the records' raw bytes
+(nothing to build, cheap to pickle) plus the few flags and actions; the child decodes them
+exactly as the worker did, writes them in one transaction per batch, and acknowledges each
+batch's ticket once it is durable. The worker commits a batch's offsets only after that ack, so
+at-least-once is kept: a crash of either side replays from the last commit, and every write is
+an upsert keyed by a deterministic id. A record the store cannot write is set aside in the dead-
+letter table and the rest of its batch stored (`store_batches`); a failing database stops the
+worker instead.
 
 Pipes, not `multiprocessing.Queue`: each side holds only its own end, so the child sees EOF the
-moment the worker dies (even by SIGKILL) and exits, and the worker sees EOF if the child dies.
-A sender thread does the pickling and the (possibly blocking) pipe writes, off the worker's loop;
+moment the worker dies (even by SIGKILL) and exits, and the worker sees EOF if the child dies. A
+sender thread does the pickling and the (possibly blocking) pipe writes, off the worker's loop;
 at most `max_pending` batches wait for it, beyond that a slow store slows the worker down.
 """
 

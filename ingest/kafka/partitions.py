@@ -1,15 +1,16 @@
 """The partition a keyed flag or action goes to, chosen here, once per key, instead of per send.
 
-kafka-python's `DefaultPartitioner` runs a pure-Python murmur2 over the key on every send (plus a
-sort of the partition ids and a list of the available ones), a real share of producing one
+kafka-python's `DefaultPartitioner` runs a pure-Python murmur2 over the key on every send (plus
+a sort of the partition ids and a list of the available ones), a real share of producing one
 (`docs/design-numbers.md`). The outputs' keys are player ids that recur (a player's flags and
-actions), so the answer is computed with the same arithmetic once per (key, partition layout) and kept in a bounded
-table; the producer gets it as an explicit `partition=`. Records land exactly where the
-producer's own partitioner would put them (tests/ingest/test_output_partitions.py checks that
-against `DefaultPartitioner`). Only public kafka-python names are used: the producer's
-`partitions_for` and `config`, and `kafka.partitioner.murmur2`. Where the choice cannot be
-promised (a partitioner other than kafka-python's keyed-hash ones, or a topic the producer knows
-no partitions of), it stays the producer's.
+actions), so the answer is computed with the same arithmetic once per (key, partition layout)
+and kept in a bounded table; the producer gets it as an explicit `partition=`. Records land
+exactly where the producer's own partitioner would put them
+(tests/ingest/test_output_partitions.py checks that against `DefaultPartitioner`). Only public
+kafka-python names are used: the producer's `partitions_for` and `config`, and
+`kafka.partitioner.murmur2`. Where the choice cannot be promised (a partitioner other than
+kafka-python's keyed-hash ones, or a topic the producer knows no partitions of), it stays the
+producer's.
 """
 
 from __future__ import annotations
