@@ -7,8 +7,8 @@ with no detectors (docs/design-numbers.md). Here the worker hands over the recor
 exactly as the worker did, writes them in one transaction per batch, and acknowledges each
 batch's ticket once it is durable. The worker commits a batch's offsets only after that ack, so
 at-least-once is kept: a crash of either side replays from the last commit, and every write is
-an upsert keyed by a deterministic id. A record the store cannot write is set aside in the dead-
-letter table and the rest of its batch stored (`store_batches`); a failing database stops the
+an upsert keyed by a deterministic id. A record the store cannot write is set aside in the
+dead-letter table and the rest of its batch stored (`store.batches`); a failing database stops the
 worker instead.
 
 Pipes, not `multiprocessing.Queue`: each side holds only its own end, so the child sees EOF the
@@ -37,7 +37,7 @@ from railbird.store.writer import StoreWriter
 
 log = logging.getLogger(__name__)
 
-# Messages to the child: a `store_batches.Request`, or None = finish and exit.
+# Messages to the child: a `store.batches.Request`, or None = finish and exit.
 # Messages back: a ticket (durable), ("set_aside", ticket, n) (durable, n records of it set
 # aside in the dead-letter table), or ("error", description).
 _Request = Request | None
@@ -70,7 +70,7 @@ class StoreProcess:
         self._actions: list[Action] = []
         self._submitted = 0
         self._done = 0
-        self.set_aside = 0  # records the store could not write, dead-lettered (`store_batches`)
+        self.set_aside = 0  # records the store could not write, dead-lettered (`store.batches`)
         self._error: str | None = None
         # `railbird run` shares one store between its two stages' threads: tickets must be
         # handed out, and acks read, by one thread at a time.

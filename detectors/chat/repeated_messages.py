@@ -52,7 +52,7 @@ _Print = tuple[str | None, bool]
 
 class _History(list[_Said]):
     """A player's recent lines (at most `HISTORY`, oldest first), kept in the table's `room`
-    rather than put on every message (`until` as in `message_burst.Kept`). The list itself,
+    rather than put on every message (`until` as in `bursts.Kept`). The list itself,
     not an object holding one: half the messages start a history, and this is made in C."""
 
     __slots__ = ("until",)

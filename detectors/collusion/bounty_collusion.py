@@ -3,7 +3,7 @@ check it down once they are all-in, take the knockout, and plan it in chat.
 
 The core statistic is a contrast, never a win rate: how often player j re-raises player i's open,
 against how often j re-raises anybody else's open from a similar stack depth (see
-`bounty_stats`). Honest re-raises do not care who opened; a team's sandwich re-raises do. The
+`bounty_ledger`). Honest re-raises do not care who opened; a team's sandwich re-raises do. The
 target is the player most often caught live between the pair's raises. Check-downs of a dry side
 pot are legitimate and are only supporting evidence (named in the summary) once the re-raise
 contrast has already singled out the pair. Planning chat raises the severity, and on its own

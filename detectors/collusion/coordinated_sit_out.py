@@ -3,7 +3,7 @@
 House policy lets one player sit out but forbids two or more agreeing to sit out together, at one
 table or several. Each onset waits `mass_window` before it counts, so we know whether it was part
 of a mass event (a scheduled break, a network incident): those are dropped, because many players
-leaving at once is not a pair agreeing to. A pair is tested (see `sit_out_stats`) only when one
+leaving at once is not a pair agreeing to. A pair is tested (see `statistics`) only when one
 of its onsets coincides with the other's, so the work per event stays small however many players
 the tournament has. Planning chat between the two lowers nothing statistically; it raises the
 severity, and on its own (a private message) gives a low-severity flag.

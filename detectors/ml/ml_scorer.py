@@ -77,7 +77,7 @@ class LinearModel:
     _heads: tuple[tuple[float, float, float, float], ...] = field(init=False, repr=False)
     threshold_values: tuple[float, ...] = field(init=False, repr=False)
     version: str = field(init=False, repr=False)
-    # One byte per bucket: see `ml_bound`.
+    # One byte per bucket: see `reach_bound`.
     bound: bytes = field(init=False, repr=False)
     _verdicts: dict[str, Verdict] = field(init=False, repr=False)
     # The last text scored: its words, its features' buckets and the distinct buckets.

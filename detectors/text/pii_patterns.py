@@ -1,6 +1,6 @@
 """Recognisers for personal data in chat: emails, phone numbers, payment cards, street addresses.
 
-Shared by the `personal_info` detector and `pii_redaction`, so what is flagged is exactly what
+Shared by the `personal_info` detector and `text.redaction`, so what is flagged is exactly what
 is redacted. Poker chat is full of numbers (chip counts, bet sizes, hand ids, times, blinds), so
 a digit run is a phone number only in a phone shape (+country code, (area) code, 0-prefixed
 national number, 555-123-4567) or next to words like "call me"; a card needs 13-19 digits that

@@ -1,9 +1,9 @@
 """Whether a message is plain: table talk that normalising would change only in case.
 
 Most table chat is plain ASCII words and numbers ("nh", "sick fold", "gg 455"). For such a
-message every token `text_normalise.normalise` would build has its word as its form, so the
+message every token `text.normalise.normalise` would build has its word as its form, so the
 lexical detectors can prove it clean with a few set operations on its words and skip building
-tokens at all. Apart from `text_normalise` because it is a different job: a fast yes/no in
+tokens at all. Apart from `text.normalise` because it is a different job: a fast yes/no in
 front of the full reading, exact by construction (a test pins it to `normalise`).
 """
 

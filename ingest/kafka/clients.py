@@ -3,7 +3,7 @@
 The consumer uses the *range* assignor only: it gives partition N of every subscribed topic to the
 same member, which is what co-partitioning needs (a table's chat, events and hands share a key,
 hence a partition number). Round-robin, kafka-python's fallback, would split them. The site
-stage's consumer overrides it with `kafka_assignor.SingleOwnerAssignor` (see `kafka_stages`).
+stage's consumer overrides it with `kafka.assignor.SingleOwnerAssignor` (see `kafka.stages`).
 """
 
 from __future__ import annotations

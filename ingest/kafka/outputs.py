@@ -1,7 +1,7 @@
 """What a Kafka worker sends out: flags and actions to their topics, bad records to the DLQ.
 
 Sent as soon as they are produced (latency); the producer is flushed, like the store write,
-before the offsets they derive from are committed (`kafka_commits`).
+before the offsets they derive from are committed (`kafka.commits`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from railbird.rules.flags import Flag
 
 log = logging.getLogger(__name__)
 
-# One key -> partition table per producer (see `output_partitions`).
+# One key -> partition table per producer (see `kafka.partitions`).
 _partitions: weakref.WeakKeyDictionary[Producer, KeyPartitions] = weakref.WeakKeyDictionary()
 
 

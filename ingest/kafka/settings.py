@@ -18,7 +18,7 @@ class KafkaSettings(BaseSettings):
     bootstrap_servers: str = "127.0.0.1:9092"
     group_id: str = "railbird"
     client_id: str = "railbird"
-    # Which stages this process runs (see `kafka_stages`): "tables" (the table-scoped detectors,
+    # Which stages this process runs (see `kafka.stages`): "tables" (the table-scoped detectors,
     # partitions shared by every worker of `group_id`), "site" (the site-scoped ones, every
     # partition with one member of `<group_id>-site`, the others on standby), or both.
     stage: Literal["all", "tables", "site"] = "all"
@@ -48,7 +48,7 @@ class KafkaSettings(BaseSettings):
     # anyway (the event-time merge). Live, caught-up partitions never make anything wait.
     max_merge_wait_ms: int = Field(default=5000, ge=0)
     # The site stage's merge holds a live record this long while some partition is quiet, so
-    # records produced just before it on other partitions arrive first (see kafka_merge); the
+    # records produced just before it on other partitions arrive first (see kafka.merge); the
     # table stage's does not by default (latency: a table's records share a partition number).
     # Two partitions' fetch answers differ by milliseconds (one request per broker, answered
     # as soon as data is there; partitions of one broker come in the same answer), so 100 ms

@@ -6,7 +6,7 @@ consumer group (`group_id`) whose members share the partitions (range assignor).
 whose state spans tables (`scope = "site"`: tournament-wide sit-outs and bounty hunts, private
 messages read against the recipient's hand at another table) must see the whole stream in one
 process: the *site* stage, a second consumer group (`<group_id>-site`) on the same topics whose
-assignor (`kafka_assignor`) gives every partition to one member and nothing to the others.
+assignor (`kafka.assignor`) gives every partition to one member and nothing to the others.
 Every `railbird run` joins both groups by default, so any of them can take the site stage over:
 when its owner dies the group rebalances, a standby gets every partition and rebuilds the site
 detectors' state from the replay window, as any takeover does. The site stage merges all

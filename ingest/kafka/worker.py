@@ -1,13 +1,13 @@
 """`railbird run`: a consumer-group member feeding Kafka's streams through the one pipeline.
 
-One `KafkaWorker` runs one *stage* (`kafka_stages`): "tables" (table-scoped detectors, the
+One `KafkaWorker` runs one *stage* (`kafka.stages`): "tables" (table-scoped detectors, the
 partitions shared by the group's members) or "site" (detectors whose state spans tables, every
 partition with one member of `<group_id>-site`); `railbird run` runs both, in two processes. Only
 the table stage stores events and dead-letters; the site stage stores its flags and actions.
 
-Per cycle: poll -> decode -> merge the partitions in event time (`kafka_intake`) ->
+Per cycle: poll -> decode -> merge the partitions in event time (`kafka.intake`) ->
 `Pipeline.process` -> send flags, actions and dead letters; every `commit_interval_ms`: store ->
-flush the sends -> commit offsets, in that order (`kafka_commits`). The store write runs in a
+flush the sends -> commit offsets, in that order (`kafka.commits`). The store write runs in a
 child process (`StoreProcess`) so the loop never stalls on a transaction nor shares its core
 with one; a batch's offsets are committed only once its write is durable. A crash before a
 commit replays what followed the previous one: at-least-once, and since every id is
@@ -24,7 +24,7 @@ State and rebalances. State routes by table (the partition key) in the table sta
   detector remembers for longer than the window is lost at a takeover; the window is a setting.
   The site stage's owner dying is such a takeover, of every partition at once.
 - partitions kept through a rebalance keep their state and their place.
-Co-partitioning relies on the range assignor (see `kafka_clients`).
+Co-partitioning relies on the range assignor (see `kafka.clients`).
 """
 
 from __future__ import annotations
