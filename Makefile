@@ -65,6 +65,8 @@ bench-scan: install
 bench-chat: install
 	$(BIN)/python -m bench.chat_speed
 	$(BIN)/python -m bench.chat_quality
+	$(BIN)/python -m bench.ml_speed
+	$(BIN)/python -m bench.ml_quality
 
 bench-kafka: install
 	$(BIN)/python -m bench.kafka_bench

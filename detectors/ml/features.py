@@ -22,6 +22,8 @@ import re
 import zlib
 from html import unescape
 
+from railbird.detectors.text.bidi import RLO, visual_order
+
 N_FEATURES = 2**18
 FEATURE_SPEC = "crc32(u:tok | b:tok tok) & (2**18-1); binary; tokens [a-z0-9']+ after clean()"
 
@@ -62,7 +64,7 @@ def _may_link(lowered: str) -> bool:
 
 
 def _links_and_mentions(text: str) -> str:
-    lowered = text.lower()
+    lowered = (visual_order(text) if RLO in text else text).lower()
     if "&" in lowered:
         lowered = unescape(lowered)
     if ("." in lowered or "/" in lowered) and _may_link(lowered):

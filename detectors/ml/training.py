@@ -1,12 +1,18 @@
 """Trains the chat scorer from labelled CSVs and writes plain arrays plus a manifest.
 
-Three binary heads share one hashed feature space: `abusive` (Davidson hate or offensive ->
-category `profanity`), `hate` (Davidson hate -> `hate`) and `spam` (SMS spam -> `spam`). Each
-corpus also serves as negatives for the other's heads, so the abuse heads see ordinary casual
-text (SMS ham) and the spam head sees tweets. Each head is a logistic regression with a sigmoid
+Three binary heads share one hashed feature space, each learned from every corpus that labels
+its phenomenon: `abusive` (category `profanity`: Davidson's hate and offensive tweets, CONDA's
+explicitly toxic game chat, HateXplain's hate and offensive posts, HateCheck's hateful cases),
+`hate` (Davidson hate, HateXplain hate speech, HateCheck hateful) and `spam` (SMS spam, YouTube
+comment spam: self-promotion as well as prize scams). Every other row of every corpus is a
+negative for a head, so the abuse heads see ordinary casual text (SMS ham, clean game chat) and
+the spam head sees abuse; rows whose label is ambiguous for a head (CONDA's implicit toxicity
+for `abusive`) sit out of that head's fit. Each head is a logistic regression with a sigmoid
 calibration fitted out of fold (`CalibratedClassifierCV(ensemble=False)`), exported as weights,
 intercept and the calibration's (a, b): `p = 1 / (1 + exp(a * (w.x + c) + b))`. The threshold
-is tuned on a held-out validation split of the training files (never on examples or tests).
+is the best F1 meeting the head's stated precision on a held-out validation split of the
+training files, at the share of chat traffic the head assumes positive (never on examples or
+tests); the manifest records validation precision, recall and F1 per corpus.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,19 +43,66 @@ log = logging.getLogger(__name__)
 class Head:
     name: str
     category: str
-    source: str
-    positive: frozenset[str]
+    # Per corpus, the labels that are this head's positives; a corpus not named gives negatives.
+    positive: Mapping[str, frozenset[str]]
     min_precision: float
-    # Share of chat traffic assumed positive when tuning the threshold for precision.
-    prior: float
+    # Share of chat traffic assumed positive when tuning the threshold for precision; None:
+    # precision as measured on the validation split's own mix of corpora.
+    prior: float | None
     C: float
+    # Per corpus, labels left out of this head's fit and of its validation (neither side).
+    ignore: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # The threshold is never below this: a bag of words near the tuned threshold cannot tell
+    # an identity mention ("gay marriage debate") from abuse, nor a rare class from noise.
+    floor: float = 0.0
 
 
 HEADS = (
-    Head("abusive", "profanity", "davidson", frozenset({"hate", "offensive"}), 0.9, 0.05, 1.0),
-    Head("hate", "hate", "davidson", frozenset({"hate"}), 0.5, 0.01, 1.0),
-    Head("spam", "spam", "sms", frozenset({"spam"}), 0.9, 0.02, 4.0),
+    Head(
+        "abusive",
+        "profanity",
+        {
+            "davidson": frozenset({"hate", "offensive"}),
+            "conda": frozenset({"E"}),
+            "hatexplain": frozenset({"hatespeech", "offensive"}),
+            "hatecheck": frozenset({"hateful"}),
+        },
+        0.88,
+        None,
+        1.0,
+        ignore={"conda": frozenset({"I"})},
+        floor=0.55,
+    ),
+    Head(
+        "hate",
+        "hate",
+        {
+            "davidson": frozenset({"hate"}),
+            "hatexplain": frozenset({"hatespeech"}),
+            "hatecheck": frozenset({"hateful"}),
+        },
+        0.8,
+        None,
+        1.0,
+    ),
+    Head(
+        "spam",
+        "spam",
+        {"sms": frozenset({"spam"}), "youtube": frozenset({"spam"})},
+        0.92,
+        None,
+        4.0,
+    ),
 )
+# The corpora `railbird train` reads, by source name: the two the first model was trained on
+# are required, the rest are used when given.
+REQUIRED_SOURCES = ("davidson", "sms")
+# In-domain negatives: clean table talk ("sick river", "suck out", "nice hand") that the
+# corpora, none of them poker, would otherwise teach the abuse heads to flag. The caller
+# supplies them (`railbird train` takes them from the simulator); every head sees them as
+# negatives.
+CLEAN_CHAT = "poker_chat"
+OPTIONAL_SOURCES = ("conda", "youtube", "hatecheck", "hatexplain")
 VALIDATION_SHARE = 0.2
 # Smallest weight kept in the file: smaller ones change no score by a measurable amount.
 PRUNE_BELOW = 0.005
@@ -68,10 +121,20 @@ def featurise(texts: Sequence[str]) -> csr_matrix:
     return csr_matrix((data, indices, indptr), shape=(len(texts), N_FEATURES))
 
 
-def _load(data_paths: Mapping[str, Path], sample: int | None, seed: int) -> pd.DataFrame:
+def load_corpora(
+    data_paths: Mapping[str, Path], sample: int | None, seed: int, clean_chat: Sequence[str]
+) -> pd.DataFrame:
+    """Every corpus as rows of text, label, source and split: `VALIDATION_SHARE` of each,
+    stratified by label, held out with `seed` (the rows the manifest's metrics are measured
+    on, and `bench/ml_quality.py` re-measures)."""
     frames = []
-    for source, path in sorted(data_paths.items()):
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False)[["text", "label"]]
+    sources: list[tuple[str, pd.DataFrame]] = [
+        (source, pd.read_csv(path, dtype=str, keep_default_na=False)[["text", "label"]])
+        for source, path in sorted(data_paths.items())
+    ]
+    if clean_chat:
+        sources.append((CLEAN_CHAT, pd.DataFrame({"text": list(clean_chat), "label": "clean"})))
+    for source, frame in sources:
         if sample is not None and len(frame) > sample:
             frame = frame.sample(n=sample, random_state=seed)
         frame["source"] = source
@@ -128,11 +191,18 @@ def _fit_head(
     """Fit on the buckets the training rows use (`columns`); the rest keep weight 0."""
     train, val = data[data.split == "train"], data[data.split == "validation"]
 
-    def target(frame: pd.DataFrame) -> np.ndarray:
-        hit = (frame.source == head.source) & frame.label.isin(head.positive)
-        return hit.to_numpy().astype(np.int64)
+    def labelled(frame: pd.DataFrame, labels: Mapping[str, frozenset[str]]) -> np.ndarray:
+        hit = np.zeros(len(frame), dtype=bool)
+        for source, names in labels.items():
+            hit |= ((frame.source == source) & frame.label.isin(names)).to_numpy()
+        return hit
 
-    y_train, y_val = target(train), target(val)
+    keep_train = ~labelled(train, head.ignore)
+    keep_val = ~labelled(val, head.ignore)
+    train, val = train[keep_train], val[keep_val]
+    x_train, x_val = x_train[np.flatnonzero(keep_train)], x_val[np.flatnonzero(keep_val)]
+    y_train = labelled(train, head.positive).astype(np.int64)
+    y_val = labelled(val, head.positive).astype(np.int64)
     base = LogisticRegression(C=head.C, max_iter=3000, solver="liblinear", random_state=seed)
     model = CalibratedClassifierCV(base, method="sigmoid", cv=3, ensemble=False)
     model.fit(x_train, y_train)
@@ -146,47 +216,78 @@ def _fit_head(
     weights[columns] = sign * linear.coef_[0]
     weights[np.abs(weights) < PRUNE_BELOW] = 0.0
     p_val = model.predict_proba(x_val)[:, positive]
-    own = (val.source == head.source).to_numpy()
     chosen = _pick_threshold(y_val, p_val, head.min_precision, head.prior)
-    flagged = p_val >= chosen["threshold"]
+    threshold = max(chosen["threshold"], head.floor)
+    flagged = p_val >= threshold
     tp = int((flagged & (y_val == 1)).sum())
-    own_flagged = flagged & own
-    own_tp = int((own_flagged & (y_val == 1)).sum())
+    recall = tp / max(1, int(y_val.sum()))
+    precision = tp / max(1, int(flagged.sum()))
     info: dict[str, Any] = {
         "category": head.category,
-        "positive_labels": sorted(head.positive),
-        "source": head.source,
+        "positive_labels": {s: sorted(v) for s, v in sorted(head.positive.items())},
+        "ignored_labels": {s: sorted(v) for s, v in sorted(head.ignore.items())},
         "intercept": float(sign * linear.intercept_[0]),
         "calibration_a": float(calibrator.a_),
         "calibration_b": float(calibrator.b_),
-        "threshold": chosen["threshold"],
+        "threshold": threshold,
         "C": head.C,
-        "tuning": {"min_precision": head.min_precision, "assumed_prior": head.prior},
+        "tuning": {
+            "min_precision": head.min_precision,
+            "assumed_prior": head.prior,
+            "tuned_threshold": chosen["threshold"],
+            "floor": head.floor,
+        },
         "validation": {
             "rows": len(val),
             "positives": int(y_val.sum()),
-            "precision_at_prior": chosen["precision"],
-            "precision": tp / max(1, int(flagged.sum())),
-            "recall": chosen["recall"],
-            "f1_at_prior": chosen["f1"],
-            "own_corpus_rows": int(own.sum()),
-            "own_corpus_precision": own_tp / max(1, int(own_flagged.sum())),
-            "own_corpus_recall": own_tp / max(1, int(y_val[own].sum())),
+            "precision": precision,
+            "recall": recall,
+            "f1": 2 * precision * recall / max(1e-12, precision + recall),
+            "per_corpus": _per_corpus(val, y_val, flagged),
         },
         "nonzero_weights": int(np.count_nonzero(weights)),
     }
     return weights.astype(np.float32), info
 
 
+def _per_corpus(val: pd.DataFrame, y: np.ndarray, flagged: np.ndarray) -> dict[str, Any]:
+    """Validation precision, recall and F1 on each corpus's own rows, at the chosen threshold:
+    how the head does on tweets, SMS, game chat and comments, not only on their mix."""
+    out: dict[str, Any] = {}
+    for source in sorted(set(val.source)):
+        own = (val.source == source).to_numpy()
+        tp = int((flagged & own & (y == 1)).sum())
+        fp = int((flagged & own & (y == 0)).sum())
+        fn = int((~flagged & own & (y == 1)).sum())
+        precision = tp / max(1, tp + fp)
+        recall = tp / max(1, tp + fn)
+        out[source] = {
+            "rows": int(own.sum()),
+            "positives": tp + fn,
+            "flagged": tp + fp,
+            "precision": precision,
+            "recall": recall,
+            "f1": 2 * precision * recall / max(1e-12, precision + recall),
+        }
+    return out
+
+
 def train(
-    data_paths: Mapping[str, Path], out_dir: Path, seed: int = 13, sample: int | None = None
+    data_paths: Mapping[str, Path],
+    out_dir: Path,
+    seed: int = 13,
+    sample: int | None = None,
+    clean_chat: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Train every head, write `chat_scorer.npz` and `chat_scorer.json` to `out_dir`, return
-    the manifest. `data_paths` maps a source name (`davidson`, `sms`) to its CSV."""
-    missing = {h.source for h in HEADS} - set(data_paths)
-    if missing:
-        raise ValueError(f"training needs data for {sorted(missing)}")
-    data = _load(data_paths, sample, seed)
+    the manifest. `data_paths` maps a source name (`REQUIRED_SOURCES`, and any of
+    `OPTIONAL_SOURCES`) to its CSV; a head learns from the corpora it names that are given.
+    `clean_chat` are in-domain clean lines (`CLEAN_CHAT`), negatives for every head."""
+    missing = set(REQUIRED_SOURCES) - set(data_paths)
+    unknown = set(data_paths) - set(REQUIRED_SOURCES) - set(OPTIONAL_SOURCES)
+    if missing or unknown:
+        raise ValueError(f"training needs {sorted(missing)}; unknown corpora {sorted(unknown)}")
+    data = load_corpora(data_paths, sample, seed, clean_chat)
     train_rows = data[data.split == "train"]
     val_rows = data[data.split == "validation"]
     full_train = featurise(train_rows.text.tolist())
@@ -221,6 +322,10 @@ def train(
                 [int((data.source == s).sum()) for s in sorted(data_paths)],
                 strict=True,
             )
+        },
+        "clean_chat": {
+            "rows": int((data.source == CLEAN_CHAT).sum()),
+            "sha256": hashlib.sha256("\n".join(clean_chat).encode()).hexdigest(),
         },
         "sklearn_version": sklearn.__version__,
         "numpy_version": np.__version__,

@@ -17,6 +17,8 @@ import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
+from railbird.detectors.text.bidi import RLO, visual_order
+
 # Latin look-alikes that NFKC leaves alone: Cyrillic, Greek, small capitals, odd Latin letters.
 _CONFUSABLES: dict[str, str] = {
     **dict(zip("авезіїјкмнорсухѕһԁԛԝӏɡьгпт", "abe3iijkmhopcyxshdqwlgbrnt", strict=True)),
@@ -173,7 +175,10 @@ def _squeeze_cached(form: str) -> str:
 
 @lru_cache(maxsize=512)
 def normalise(text: str) -> Normalised:
-    """Fold, tokenise and decode `text`; cached because several detectors read each message."""
+    """Fold, tokenise and decode `text`, in the order it displays (`bidi.visual_order`); cached
+    because several detectors read each message."""
+    if RLO in text:
+        text = visual_order(text)
     folded, origin = fold(text)
     stretched = HAS_RUN3.search(folded) is not None
     # `findall` plus `str.find` is about twice as fast as `finditer` with match objects: each

@@ -42,7 +42,7 @@ def test_bound_never_hides_a_reachable_message() -> None:
             assert total >= K, text
         proved += total < K
     assert reachable > 1000  # both sides of the bound were exercised
-    assert proved > len(texts) // 3
+    assert proved > len(texts) // 5  # and it proves a real share of chat unreachable
 
 
 @pytest.mark.parametrize(

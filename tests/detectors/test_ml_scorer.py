@@ -48,7 +48,7 @@ def test_poker_talk_is_not_flagged(text: str) -> None:
 def test_abuse_is_flagged_with_top_words() -> None:
     (found,) = MlScorer().detect(chat("you are a stupid bitch"), TtlState())
     assert found.category == "profanity"
-    assert found.score > 0.9
+    assert found.score > 0.8
     assert "bitch" in found.evidence.measures["top_features"]  # type: ignore[operator]
     assert found.evidence.summary.startswith(f"model scores {found.score:.2f} for profanity")
 
@@ -82,3 +82,20 @@ def test_mismatched_arrays_are_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(ModelError, match="do not match"):
         load_model(tmp_path / "m.npz", tmp_path / "m.json")
+
+
+def test_batched_probabilities_equal_the_per_message_ones() -> None:
+    model = MlScorer().model()
+    texts = [
+        "you are a stupid bitch",
+        "nice hand",
+        "WINNER!! claim your prize now, call 09061701461",
+        "subscribe to my channel for free chips",
+        "",
+        "gg wp all",
+    ]
+    batch = model.probabilities_batch(texts)
+    assert batch.shape == (len(texts), len(model.heads))
+    for row, text in zip(batch, texts, strict=True):
+        single = list(model.probabilities(text).values())
+        assert row == pytest.approx(single, abs=1e-5), text

@@ -15,7 +15,12 @@ import pytest
 
 from railbird.detectors.findings import Finding
 from railbird.detectors.ml.features import buckets
-from railbird.detectors.ml.ml_scorer import TOXIC_PRECEDENCE, LinearModel, MlScorer
+from railbird.detectors.ml.ml_scorer import (
+    TOXIC_PRECEDENCE,
+    LinearModel,
+    MlScorer,
+    about_the_speaker,
+)
 from railbird.detectors.state import TtlState
 from tests.builders import chat
 from tests.corpora import POKER_CHAT, csv_texts
@@ -34,9 +39,12 @@ def _reference(scorer: MlScorer, text: str) -> list[tuple[Any, ...]]:
     if not (margin >= model.min_margins).any():
         return []
     probs = model.calibrate(margin)
-    over = (probs >= model.thresholds) & (probs >= scorer.min_probability)
+    other = np.array([head != "abusive" for head in model.heads])
+    over = (probs >= model.thresholds) & (other | (probs >= scorer.min_probability))
     if not over.any():
         return []
+    if "abusive" in model.heads and about_the_speaker(text):
+        over[model.heads.index("abusive")] = False
     chosen = [i for i, head in enumerate(model.heads) if over[i] and head == "spam"]
     for head in TOXIC_PRECEDENCE:
         if over[model.heads.index(head)]:
