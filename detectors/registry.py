@@ -16,6 +16,7 @@ from railbird.detectors.chat.harassment import Harassment
 from railbird.detectors.chat.hate import Hate
 from railbird.detectors.chat.impersonation import Impersonation
 from railbird.detectors.chat.malicious_link import MaliciousLink
+from railbird.detectors.chat.multilingual_abuse import MultilingualAbuse
 from railbird.detectors.chat.personal_info import PersonalInfo
 from railbird.detectors.chat.profanity import Profanity
 from railbird.detectors.chat.repeated_messages import RepeatedMessages
@@ -32,6 +33,7 @@ DETECTOR_TYPES: tuple[type[Detector], ...] = (
     Profanity,
     Harassment,
     Hate,
+    MultilingualAbuse,
     Impersonation,
     CoordinatedSitOut,
     BountyCollusion,
