@@ -1,8 +1,11 @@
-"""Flags emoji spam (many emoji in one message, or a burst of them) and shouting (caps lock
-and `!!!!` again and again, alone or as a shouting match between players).
+"""Flags emoji spam (a wall of emoji in one message, or a burst of them) and shouting (caps
+lock and `!!!!` again and again, alone or as a shouting match between players).
 
-One or two emoji are how players react, and one all-caps "NICE HAND!!" is excitement, not spam:
-only volume over a window is flagged, with per-channel limits.
+Spam is volume or repetition. A few emoji are how players react, and one loud line, however
+loud ("NICE HAND!!!!", "WHAT A RIVER", "soooo sick"), is excitement or a personal message in
+caps: it is never spam on its own. What is flagged is volume over a window, with per-channel
+limits: a wall of emoji in one line (it fills the chat box as a burst would), emoji over the
+window's limit, and loud lines repeated within the shouting window.
 """
 
 from __future__ import annotations
@@ -43,15 +46,17 @@ def _default_emoji_limits() -> dict[str, int]:
 class EmojiSpam:
     name: ClassVar[str] = "emoji_spam"
     consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
-    max_emoji_per_message: int = 6
+    # Most emoji in one message: past it the line is a wall, spam on its own.
+    max_emoji_per_message: int = 9
     # Most emoji a player may send in `window_seconds` on a channel.
     max_emoji_per_window: Mapping[str, int] = field(default_factory=_default_emoji_limits)
     default_max_emoji_per_window: int = 15
     window_seconds: float = 10.0
-    # Caps over this many letters raise the voice; with !!! or twice as long, spam alone.
+    # Caps over this many letters raise the voice (so does !!!!); a loud line only counts
+    # towards the window below, however loud it is.
     shout_min_letters: int = 10
     shout_caps_ratio: float = 0.8
-    # Shouted messages by one player in `shout_window_seconds` before it is spam.
+    # Loud messages one player may send in `shout_window_seconds`; one more is spam.
     max_shouts: int = 2
     shout_window_seconds: float = 60.0
 
@@ -74,10 +79,10 @@ class EmojiSpam:
         if event.kind != "text":
             return self._emoji(event, emoji, state) if emoji else []
         if not emoji:
-            return self._shouting(event, level, why, state) if level else []
+            return self._shouting(event, why, state) if level else []
         findings = self._emoji(event, emoji, state)
         if level:
-            findings.extend(self._shouting(event, level, why, state))
+            findings.extend(self._shouting(event, why, state))
         return findings
 
     def _read(self, text: str) -> _Read:
@@ -132,7 +137,7 @@ class EmojiSpam:
         }
         return [self._finding(event, severity, emission, "emoji_spam", summary, measures)]
 
-    def _shouting(self, event: ChatEvent, level: int, why: str, state: State) -> list[Finding]:
+    def _shouting(self, event: ChatEvent, why: str, state: State) -> list[Finding]:
         span = self._spans[1]
         player, message_id, ts = event.player_id, event.message_id, event.ts
         route = routing_key(event.table_id, player)
@@ -153,7 +158,7 @@ class EmojiSpam:
         shouters[player] = now
         state.put(room_key, shouters, span)
         count = window.count
-        if count <= self.max_shouts and level < 2:
+        if count <= self.max_shouts:
             return []
         match = len(shouters) > 1  # someone besides this player shouted lately
         severity = severity_for(max(1.0, count / self.max_shouts))
@@ -173,13 +178,10 @@ class EmojiSpam:
         if match:
             others = sorted(shouters)
             others.remove(player)
-        if count <= self.max_shouts:
-            summary = f"shouting: {why} in one message"
-        else:
-            summary = (
-                f"{count} shouted messages (caps or !!!!) in "
-                f"{self.shout_window_seconds:.0f} s (limit {self.max_shouts}), latest: {why}"
-            )
+        summary = (
+            f"{count} shouted messages (caps or !!!!) in "
+            f"{self.shout_window_seconds:.0f} s (limit {self.max_shouts}), latest: {why}"
+        )
         if others:
             summary += f"; shouting match with {', '.join(others)}"
         measures: dict[str, MeasureValue] = {

@@ -3,8 +3,11 @@ email, address, messenger handles, "add me on whatsapp") and giving it out (`pii
 emails, phone numbers, Luhn-valid card numbers, street addresses).
 
 An invitation that already carries a handle or a sales pitch ("msg me on telegram @dealz,
-cheap rakeback") is advertising and left to that detector. Disclosed values never appear in the
-evidence, only their kinds: the evidence is stored and logged.
+cheap rakeback") is advertising and left to that detector. An ask for someone's details is a
+solicitation whoever makes it: "send me your email" is flagged here, and when a sales pitch, a
+prize or a promotion comes with it ("send me your email for free chips") `advertising` flags
+the pitch as well. Disclosed values never appear in the evidence, only their kinds: the
+evidence is stored and logged.
 """
 
 from __future__ import annotations
@@ -28,10 +31,11 @@ from railbird.detectors.text.contact_lexicon import (
 )
 from railbird.detectors.text.pii_patterns import find_pii, gate_text
 
-_YOUR = r"(?:your|ur|yer|yur|you'?re|u r)"
+_YOUR = r"(?:your|ur|yr|yer|yur|you'?re|u r)"
 _ITEM = (
-    r"(?:real\s+|full\s+|last\s+|first\s+|home\s+|phone\s+|cell\s+|mobile\s+|e-?mail\s+)*"
-    r"(?:name|number|phone|cell|mobile|digits|e-?mail|address|addy|location|snap(?:chat)?|"
+    r"(?:real\s+|full\s+|last\s+|first\s+|home\s+|phone\s+|cell\s+|mobile\s+|e[\s-]?mail\s+)*"
+    r"(?:name|number|phone|cell|mobile|digits|e[\s-]?mail|mail\s+id|gmail|address|addy|location|"
+    r"snap(?:chat)?|"
     r"insta(?:gram)?|ig|discord|telegram|whats\s?app|skype|facebook|fb|socials?|handle|tg|"
     r"wechat|kik|contact(?: info| details)?|age|birthday|dob)(?!\s+of\b)"
 )
@@ -43,7 +47,8 @@ ASKING = re.compile(
 )
 PERSONAL_DIRECT = re.compile(
     r"\b" + _YOUR + r"\s+(?:(?:real|full|last|first|irl)\s+name|(?:phone|cell|mobile)\s*"
-    r"(?:number|#|no)?|e-?mail(?:\s+address)?|home\s+address|address|addy)\b"
+    r"(?:number|#|no)?|e[\s-]?mail(?:\s+(?:address|id))?|mail\s+id|gmail|home\s+address|address|"
+    r"addy)\b"
     r"|\b(?:where|what (?:city|town|street|area|country|state))\b.{0,25}\b(?:do|d) (?:you|u|ya) "
     r"live\b|\bwhat city (?:do|are) (?:you|u)\b"
     r"|\b(?:do|d) (?:you|u|ya) have (?:whats\s?app|telegram|snap(?:chat)?|insta(?:gram)?|"
@@ -56,7 +61,7 @@ INVITE = re.compile(
     re.IGNORECASE,
 )
 _QUICK = re.compile(
-    r"your|ur\b|yer|you'?re|u r|live|have|add|msg|message|dm|pm|text|hit|find|follow|contact|"
+    r"your|ur\b|yr\b|yer|you'?re|u r|live|have|add|msg|message|dm|pm|text|hit|find|follow|contact|"
     r"ping|call|reach|talk",
     re.IGNORECASE,
 )
@@ -64,14 +69,14 @@ _QUICK = re.compile(
 # "have", "city" or an asked-for item; for other text, a literal it holds in `gate_text`
 # ("live", "have ", "what city", or a word for "your" - all end in "r" or "re" - and an item).
 _ASK_WORDS = word_set(
-    "live have city name number phone cell mobile digits email mail address addy location snap "
-    "snapchat insta instagram ig discord telegram whats whatsapp skype facebook fb social socials "
-    "handle tg wechat kik contact age birthday dob phonenumber phoneno cellnumber cellno "
+    "live have city name number phone cell mobile digits email mail gmail address addy location "
+    "snap snapchat insta instagram ig discord telegram whats whatsapp skype facebook fb social "
+    "socials handle tg wechat kik contact age birthday dob phonenumber phoneno cellnumber cellno "
     "mobilenumber mobileno"
 )
 _ASK_GATE = re.compile(
-    r"live|have |what city|re?\s+(?:real|full|last|first|home|phone|cell|mobile|e-?mail|irl|"
-    r"name|number|digits|address|addy|location|snap|insta|ig|discord|telegram|whats|skype|"
+    r"live|have |what city|re?\s+(?:real|full|last|first|home|phone|cell|mobile|e[\s-]?mail|mail|"
+    r"gmail|irl|name|number|digits|address|addy|location|snap|insta|ig|discord|telegram|whats|skype|"
     r"facebook|fb|social|handle|tg|wechat|kik|contact|age|birthday|dob)"
 )
 _ASK_OR_MESSENGER = _ASK_WORDS | MESSENGER_WORDS

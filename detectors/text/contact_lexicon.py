@@ -1,4 +1,5 @@
-"""Words that move players off the site: messengers, handles, sales pitches, calls to action.
+"""Words that move players off the site: messengers, handles, sales pitches, calls to action,
+and asks for the reader's e-mail or number.
 
 Shared by `advertising` (someone selling) and `personal_info` (someone asking for contact
 details), so the two agree on what "telegram" or "dm me" means. Each pattern alone is weak
@@ -172,6 +173,31 @@ def messenger_named(lowered: str) -> str | None:
     if short and HANDLE.search(lowered):
         return short.group(0)
     return None
+
+
+# Asking the reader for their e-mail or number, or to write to the sender: beside a sales pitch,
+# a prize or a promotion this is how addresses are collected to sell to (alone it is
+# `personal_info`'s solicitation, and only that).
+CONTACT_REQUEST = re.compile(
+    r"\b(?:send|give|drop|leave|post|pm|dm|text|txt|tell|share|reply\s+with|need|want)\s+"
+    r"(?:me\s+|us\s+)?(?:your|ur|yr|you'?re)\s+(?:e[\s-]?mail|mail|gmail|number|phone|digits|"
+    r"details|contact|name)\b"
+    r"|\b(?:txt|text|reply|send)\s+(?:back\s+)?(?:with\s+)?(?:your\s+|ur\s+)?name\s+"
+    r"(?:&amp;|&|and|n)\s+age\b"
+    r"|\be?[\s-]?mail\s+(?:me|us)\b"
+)
+# A word each CONTACT_REQUEST match holds as a whole word run ("e-mail" splits to "e", "mail").
+_CONTACT_WORDS = word_set("email mail gmail number phone digits details contact name")
+_CONTACT_LITERAL = re.compile(r"mail|number|phone|digits|details|contact|name")
+
+
+def may_ask_contact(lowered: str, words: Collection[str] | None = None) -> bool:
+    """False only when `CONTACT_REQUEST.search(lowered)` is certainly None."""
+    if words is None:
+        words = ascii_words(lowered)
+    if words is not None:
+        return not _CONTACT_WORDS.isdisjoint(words)
+    return _CONTACT_LITERAL.search(lowered) is not None
 
 
 # Asking for credentials is phishing (impersonation), not advertising, whatever else it says.

@@ -146,7 +146,14 @@ def _compare(events: Sequence[AnyEvent], monkeypatch: pytest.MonkeyPatch) -> lis
 
 
 def _simulated_day() -> list[AnyEvent]:
-    config = SimConfig(seed=1, tournaments=1, cash_tables=3, hours=1.5, players_per_tournament=45)
+    config = SimConfig(
+        seed=1,
+        tournaments=1,
+        cash_tables=3,
+        hours=1.5,
+        players_per_tournament=45,
+        violation_scale=2.0,
+    )
     return [event_from_dict(e) for kind, e in simulate(config) if kind == "event"]
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from railbird.detectors.chat import personal_info as personal
+from railbird.detectors.chat.advertising import Advertising
 from railbird.detectors.chat.personal_info import PersonalInfo
 from railbird.detectors.state import TtlState
 from railbird.detectors.text import pii_patterns as pii
@@ -124,3 +125,48 @@ def test_shared_lowering_agrees_on_corners(text: str) -> None:
         tuple(sorted({s.kind for s in ref_find_pii(text)})),
         len(ref_find_pii(text)),
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("what's your email?", '"what\'s your email"'),
+        ("whats ur e mail", '"whats ur e mail"'),
+        ("what's your e-mail address", '"what\'s your e-mail address"'),
+        ("send me ur mail id", '"send me ur mail id"'),
+        ("whats your gmail", '"whats your gmail"'),
+        ("yr email?", '"yr email"'),
+        ("drop me your email and i'll send the details", '"drop me your email"'),
+        ("your e mail pls", '"your e mail"'),
+    ],
+)
+def test_requests_for_an_email_address(text: str, asked: str) -> None:
+    """Issue 16: the spellings of "e-mail" people type, all asked for."""
+    found = categories(text)
+    assert found == {"pii_solicitation": f"asks for personal contact details: {asked}"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "email me the hand history later",  # an offer to be written to, no ask
+        "my gmail got hacked lol",
+        "the mail is slow today",
+        "yr stack is bigger than mine",
+        "e mail from the site said the freeroll moved",
+    ],
+)
+def test_email_talk_that_asks_for_nothing_passes(text: str) -> None:
+    assert categories(text) == {}
+
+
+def test_an_ask_with_a_pitch_is_also_advertising() -> None:
+    """The ask stays a solicitation here; `advertising` flags the pitch beside it (one shared
+    reading of the ask, `contact_lexicon.CONTACT_REQUEST`)."""
+    text = "send me your email for free chips"
+    assert categories(text) == {
+        "pii_solicitation": 'asks for personal contact details: "send me your email"'
+    }
+    ads = Advertising().detect(chat(text), TtlState())
+    assert [f.category for f in ads] == ["advertising"]
+    assert Advertising().detect(chat("send me your email"), TtlState()) == []

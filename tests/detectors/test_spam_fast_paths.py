@@ -219,13 +219,18 @@ def _run(detector: EmojiSpam | RepeatedMessages, events: list[ChatEvent]) -> lis
 
 
 def test_shouting_match_forgets_shouters_after_the_window() -> None:
+    """p-1's third loud line makes the flag (one loud line is no spam); by then p-old's line
+    is more than a window old and only p-2 is in the match."""
     events = [
         chat("WHY WOULD YOU EVER CALL THAT", t=0, player="p-old"),
         chat("SHUT UP ALREADY YOU DONKEY", t=30, player="p-2"),
+        chat("WAKE UP TABLE", t=71, player="p-1", message_id="m-1"),
+        chat("COME ON PEOPLE!!!", t=73, player="p-1", message_id="m-2"),
         chat("WAKE UP TABLE COME ON!!!", t=75, player="p-1", message_id="m-last"),
     ]
-    found = [f for f in _run(EmojiSpam(), events) if f.message_ids == ("m-last",)]
+    found = [f for f in _run(EmojiSpam(), events) if f.player_ids == ("p-1",)]
     assert len(found) == 1
+    assert found[0].message_ids == ("m-1", "m-2", "m-last")
     assert found[0].evidence.measures["other_shouters"] == ["p-2"]
     assert found[0].evidence.summary.endswith("shouting match with p-2")
 
