@@ -67,6 +67,7 @@ bench-chat: install
 	$(BIN)/python -m bench.chat_quality
 	$(BIN)/python -m bench.ml_speed
 	$(BIN)/python -m bench.ml_quality
+	$(BIN)/python -m bench.chat_heldout
 
 bench-kafka: install
 	$(BIN)/python -m bench.kafka_bench

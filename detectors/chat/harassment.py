@@ -2,9 +2,11 @@
 
 An insult is harassment when it is aimed: a second person ("you idiot", "ur a clown"), a
 mention, or a pointing phrase ("what an idiot", "absolute muppet"). Aimed at oneself ("I'm such
-an idiot") it is not. Threats are harassment even when poker-flavoured words surround them,
-except the table's own idiom: "I'll kill you this hand" and "kill pot" are poker, "I know where
-you live" never is.
+an idiot") it is not. Game-chat words ("noob", "trash", "bot") are insults only as far as
+`insult_aim` reads them aimed: "you noob", "noob team" and "report this trash" are harassment,
+"he's a noob at this" a low-severity insult, "noob question" and "trash hand" nothing. Threats
+are harassment even when poker-flavoured words surround them, except the table's own idiom:
+"I'll kill you this hand" and "kill pot" are poker, "I know where you live" never is.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from railbird.detectors.chat.harassment_patterns import (
     ANY_PATTERN,
     FIRST_PERSON,
     INTENSIFIERS,
-    OBJECT_WORDS,
     PATTERNS,
     POINTERS,
     POKER_CONTEXT,
@@ -27,6 +28,7 @@ from railbird.detectors.chat.harassment_patterns import (
     SELF_PATTERNS,
     TRIGGERS,
 )
+from railbird.detectors.chat.insult_aim import AIMED, Strength, aim_of, near
 from railbird.detectors.chat.reasons import (
     Reason,
     chat_finding,
@@ -38,17 +40,10 @@ from railbird.detectors.events import AnyEvent, ChatEvent
 from railbird.detectors.findings import SEVERITY_RANK, Finding, Severity
 from railbird.detectors.state import State
 from railbird.detectors.text.abuse_lexicon import Hit, scan
-from railbird.detectors.text.abuse_terms import is_threat_term
+from railbird.detectors.text.abuse_terms import Entry, is_threat_term
+from railbird.detectors.text.game_insults import GAME_LABELS, GAME_WEAKEST, REPORT_VERBS, TEAM_WORDS
 from railbird.detectors.text.normalise import Normalised, normalise
 from railbird.detectors.text.plain_text import plain_words
-
-
-def _near(
-    words: list[str], index: int, vocabulary: frozenset[str], before: int, after: int
-) -> bool:
-    """Whether a word of `vocabulary` is within `before` words before or `after` words after."""
-    window = words[max(0, index - before) : index] + words[index + 1 : index + after + 1]
-    return any(w in vocabulary for w in window)
 
 
 def _stream_index(parsed: Normalised, start: int) -> int:
@@ -82,8 +77,9 @@ def _read(text: str) -> tuple[list[Reason], Severity | None]:
         if worst is None or SEVERITY_RANK[severity] > SEVERITY_RANK[worst]:
             worst = severity
 
+    question = "?" in text
     for hit in scan(text):
-        _insult_or_threat(hit, parsed, words, mention, add)
+        _insult_or_threat(hit, parsed, words, mention, question, add)
     if TRIGGERS.isdisjoint(words):
         return reasons, worst
     return reasons, _pattern_reasons(words, parsed.stream, reasons, worst)
@@ -125,7 +121,7 @@ def _pattern_reasons(
         if found is None:
             continue
         index = stream.count(" ", 0, found.start())
-        if not _near(words, index, FIRST_PERSON, 3, 0):
+        if not near(words, index, FIRST_PERSON, 3, 0):
             add(Reason(label, found.group(), found.group(), label), "medium")
     return found_worst
 
@@ -135,27 +131,45 @@ def _insult_or_threat(
     parsed: Normalised,
     words: list[str],
     mention: bool,
+    question: bool,
     add: Callable[[Reason, Severity], None],
 ) -> None:
     entry = hit.entry
     if is_threat_term(entry):
         add(Reason("threat", entry.term, hit.original, "threat"), "high")
         return
-    if entry.tier not in ("insult", "weak_insult"):
+    if entry.tier not in ("insult", "weak_insult", "game"):
         return
     index = _stream_index(parsed, hit.token.start)
-    if entry.tier == "weak_insult":  # "you're trash" is aimed; "you take out the trash" isn't
-        aimed = _near(words, index, SECOND_PERSON, 3, 0) and words[index - 1] not in OBJECT_WORDS
-    else:
-        aimed = mention or _near(words, index, SECOND_PERSON, 4, 2)
-    pointed = _near(words, index, POINTERS, 2, 0)
-    own = _near(words, index, FIRST_PERSON, 4, 3)
+    if entry.tier != "insult":  # "you're trash" is aimed; "trash hand" and "I'm a noob" aren't
+        strength = _strength(entry)
+        mentions = frozenset(i for i, t in enumerate(parsed.tokens) if t.mention)
+        aim = aim_of(words, index, mentions=mentions, strength=strength, question=question)
+        if aim in AIMED:
+            add(Reason("directed insult", entry.term, hit.original, entry.tier), "medium")
+        elif strength == "label" and aim in ("third", "unclear"):
+            add(Reason("insult", entry.term, hit.original, entry.tier), "low")
+        return
+    aimed = mention or near(words, index, SECOND_PERSON, 4, 2)
+    pointed = near(words, index, POINTERS, 2, 0)
+    own = near(words, index, FIRST_PERSON, 4, 3)
     if aimed or (pointed and not own):
-        intense = entry.vulgar or _near(words, index, INTENSIFIERS, 2, 0)
-        severity: Severity = "high" if intense and entry.tier == "insult" else "medium"
+        intense = entry.vulgar or near(words, index, INTENSIFIERS, 2, 0)
+        severity: Severity = "high" if intense else "medium"
         add(Reason("directed insult", entry.term, hit.original, entry.tier), severity)
-    elif entry.tier == "insult" and not own and not entry.vulgar:
+    elif not own and (
+        near(words, index, REPORT_VERBS, 4, 0) or near(words, index, TEAM_WORDS, 2, 2)
+    ):  # "report this idiot", "team of morons"
+        add(Reason("directed insult", entry.term, hit.original, entry.tier), "medium")
+    elif not own and not entry.vulgar:
         add(Reason("insult", entry.term, hit.original, entry.tier), "low")
+
+
+def _strength(entry: Entry) -> Strength:
+    """How clearly a weak or game-chat insult must be aimed (see `insult_aim`)."""
+    if entry.term in GAME_WEAKEST:
+        return "weakest"
+    return "label" if entry.term in GAME_LABELS else "weak"
 
 
 _SCORES: dict[str, float] = {"low": 0.55, "medium": 0.75, "high": 0.9, "critical": 0.98}

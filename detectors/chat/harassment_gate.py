@@ -59,9 +59,11 @@ NEEDS: tuple[tuple[frozenset[str], ...], ...] = (
         _w("bad terrible awful horrible worthless disgusting disgrace embarrassment waste"),
         _YOU,
     ),
+    (_w("suck sucks"), _w("team teams teammates")),
     (_w("uninstall"),),  # the self-directed put-downs
     (_w("worst dumbest stupidest"), _w("ever alive here on")),
     (_w("quit"), _w("poker playing game life")),
+    (_w("learn l2p gud life"),),
 )
 
 _BY_WORD: dict[str, tuple[int, ...]] = {}

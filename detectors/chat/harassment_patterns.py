@@ -101,6 +101,17 @@ _WILL = (
 )
 _VIOLENT = r"(?:murder|shoot|stab|rape|strangle|choke|hunt|dox|doxx|swat|behead)"
 _BANTER_VERBS = r"(?:kill|hurt|beat|destroy|end|smash|punch|slap|bury|find)"
+# "uninstall the old client" is tech support, "uninstall the game" a put-down.
+_SOFTWARE = (
+    r"(?! (?:the |this |that |my |your |ur |it |and |then )?(?:old |new |latest |current )?"
+    r"(?:client|app|update|program|software|driver|drivers|version|patch|mod|mods|addon|plugin|"
+    r"extension|browser|antivirus|vpn|launcher|hud|tracker)\b)(?!.*\breinstall)"
+)
+# "fuck off river" swears at the cards, not at anyone.
+_AT_THINGS = (
+    r"(?! (?:the |this |that )?(?:river|flop|turn|board|deck|cards|variance|rng|lag|server|site|"
+    r"game|poker)\b)"
+)
 
 # (pattern, label, severity, exempt when poker words are present)
 PATTERNS: tuple[tuple[re.Pattern[str], str, Severity, bool], ...] = tuple(
@@ -139,8 +150,8 @@ PATTERNS: tuple[tuple[re.Pattern[str], str, Severity, bool], ...] = tuple(
         (rf"\b{_YOU} (?:re |are |r )?(?:a )?dead (?:man|meat)\b", "threat", "high", True),
         (rf"\bgo (?:fuck|f) {_SELF}\b", "directed profanity", "high", False),
         (
-            rf"\b(?:fuck|screw|fk|fck|f) (?:you|u|ya|off|{_YOU} (?:mom|mum|mother|family))"
-            r"\b(?! c k)",
+            rf"\b(?:fuck|screw|fk|fck|f) (?:you|u|ya|off\b{_AT_THINGS}|"
+            rf"{_YOU} (?:mom|mum|mother|family))\b(?! c k)",
             "directed profanity",
             "high",
             False,
@@ -181,11 +192,22 @@ PATTERNS: tuple[tuple[re.Pattern[str], str, Severity, bool], ...] = tuple(
             "medium",
             False,
         ),
-        (r"\b(?:you|u) (?:really |fucking )?suck\b(?! out)", "put-down", "low", False),
+        (
+            r"\b(?:you|u)(?: guys| all| two| 2)? (?:really |fucking |so )?suck\b(?! out)",
+            "put-down",
+            "low",
+            False,
+        ),
         (
             rf"\b{_YOU} (?:are |r |re )?(?:so |such |really |just )*(?:a |an )?"
             r"(?:bad|terrible|awful|"
             r"horrible|worthless|disgusting|disgrace|embarrassment|waste)\b",
+            "put-down",
+            "low",
+            False,
+        ),
+        (
+            r"\b(?:team|teams|teammates) (?:really |fucking |so |just )?sucks?\b(?! out)",
             "put-down",
             "low",
             False,
@@ -195,13 +217,14 @@ PATTERNS: tuple[tuple[re.Pattern[str], str, Severity, bool], ...] = tuple(
 SELF_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(p), label)
     for p, label in (
-        (r"\buninstall\b", "put-down"),
+        (rf"\buninstall\b{_SOFTWARE}", "put-down"),
         (
             r"\b(?:worst|dumbest|stupidest) (?:player|donk|fish|noob|human)s? "
             r"(?:ever|alive|here|on)\b",
             "put-down",
         ),
         (r"\bquit (?:poker|playing|the game|life)\b", "put-down"),
+        (r"\b(?:learn (?:how )?to play|l2p|git gud|get a life)\b", "put-down"),
     )
 )
 
@@ -304,6 +327,11 @@ TRIGGERS = frozenset(
         "quit",
         "unalive",
         "off",
+        "sucks",
+        "learn",
+        "l2p",
+        "gud",
+        "life",
     ]
 )
 ALL_PATTERNS = (*(t[0] for t in PATTERNS), *(t[0] for t in SELF_PATTERNS))

@@ -51,6 +51,8 @@ from railbird.detectors.ml.features import (
 )
 from railbird.detectors.ml.reach_bound import MAX_IDS, K, reach_bound
 from railbird.detectors.state import State
+from railbird.detectors.text.abuse_words import WEAK_INSULTS
+from railbird.detectors.text.game_insults import GAME_WORDS
 
 MODEL_VERSION = "chat_scorer-2"
 # Toxic heads by precedence: one message gets at most one of these, the most severe.
@@ -197,6 +199,13 @@ class LinearModel:
         margin, rows = self.margins(indices)
         return self.calibrate(margin), rows
 
+    def probability_without(self, text: str, head: int, left_out: frozenset[str]) -> float:
+        """`head`'s probability for `text` with every feature that holds a word of `left_out`
+        taken away: what the rest of the message says on its own."""
+        kept = [b for b, name in buckets(text).items() if left_out.isdisjoint(name[2:].split())]
+        margin = self.intercepts[head] + float(self.weights[kept, head].sum(dtype=np.float64))
+        return float(1.0 / (1.0 + np.exp(self.cal_a[head] * margin + self.cal_b[head])))
+
     def probabilities_batch(self, texts: Sequence[str]) -> npt.NDArray[np.float64]:
         """Calibrated probabilities (one row per message, one column per head) of many messages
         in one sparse product: how a backlog or a corpus is scored, where the per-message sums
@@ -260,6 +269,10 @@ def _model_at(model_dir: str) -> LinearModel:
         return load_model(npz, meta)
 
 
+# Words that insult only when aimed at someone: the game-chat tier and the weak insults, which
+# the lexical detectors read with their aim ("trash hand" is poker, "you trash" is not).
+AIM_DEPENDENT = GAME_WORDS | WEAK_INSULTS
+
 # The speaker as the subject of what is said ("i'm such an idiot", "my bad", "stupid me").
 _SELF_WORDS = frozenset({"i'm", "im", "myself", "i've", "ive"})
 _SELF_PAIRS = frozenset({("i", "am"), ("my", "bad"), ("from", "me"), ("stupid", "me")})
@@ -318,14 +331,29 @@ class MlScorer:
         ]
         if not any(over):
             return []
-        if "abusive" in heads and over[heads.index("abusive")] and about_the_speaker(event.text):
-            over[heads.index("abusive")] = False
+        if "abusive" in heads and over[heads.index("abusive")]:
+            over[heads.index("abusive")] = self._abusive_stands(model, event.text)
         chosen = [i for i, head in enumerate(heads) if over[i] and head == "spam"]
         for head in TOXIC_PRECEDENCE:
             if head in heads and over[heads.index(head)]:
                 chosen.append(heads.index(head))
                 break
         return [self._finding(event, model, i, probs[i]) for i in chosen]
+
+    def _abusive_stands(self, model: LinearModel, text: str) -> bool:
+        """Whether the abusive head's flag stands once what its words cannot see is accounted
+        for: a message about its speaker alone insults nobody, and a word that insults only
+        when aimed at someone ("noob", "trash", "bot": `AIM_DEPENDENT`) is the lexical
+        detectors' to read with its aim; the head flags only if the rest of the message is
+        abusive without it ("noob question" is not, "shut up you noob" is)."""
+        if about_the_speaker(text):
+            return False
+        aimed = AIM_DEPENDENT.intersection(tokens(text))
+        if not aimed:
+            return True
+        head = model.heads.index("abusive")
+        rest = model.probability_without(text, head, frozenset(aimed))
+        return rest >= model.threshold_values[head] and rest >= self.min_probability
 
     def _finding(
         self, event: ChatEvent, model: LinearModel, head: int, probability: float

@@ -80,8 +80,9 @@ def _match_token(lex: Lexicon, token: Token) -> tuple[Entry, str] | None:
         entry = _unmask(lex, form)
         return (entry, "masked") if entry is not None else None
     if token.squeezed != form:  # stretched: a letter typed three or more times
-        if token.squeezed in POKER_ALLOWLIST:
-            return None
+        if token.squeezed in POKER_ALLOWLIST:  # "nooob" squeezes to "nob": a game word first
+            entry = lex.stretched.get(squeeze_all(form))
+            return (entry, "stretched") if entry is not None and entry.tier == "game" else None
         entry = lex.exact.get(token.squeezed) or lex.stretched.get(squeeze_all(form))
         if entry is not None:
             return entry, "stretched"

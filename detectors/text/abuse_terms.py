@@ -5,8 +5,10 @@ about a third of it is not abuse in a poker room (`pot`, `kill`, `god`, `suck`, 
 identity words such as `gay` or `lesbians`), and none of it says how bad a word is. Here every
 entry carries a tier (mild swearing < vulgar < insult < threat/slur) and whether it is vulgar,
 so the profanity, harassment and hate detectors can each read their part of one match. The
-word lists themselves are data (`abuse_words`); how messages are matched against the result
-is `abuse_lexicon`.
+game-chat tier (`game_insults`: "noob", "bot") is matched the same way, spelled any way, and
+is never abuse by itself: harassment reads who it is aimed at. The word lists themselves are
+data (`abuse_words`, `game_insults`); how messages are matched against the result is
+`abuse_lexicon`.
 """
 
 from __future__ import annotations
@@ -22,15 +24,17 @@ from railbird.detectors.text.abuse_words import (
     MILD,
     NOT_THREATS,
     POKER_ALLOWLIST,
+    SLUR_PHRASES,
     SLURS,
     THREATS,
     TIERED,
     VULGAR_INSULTS,
     WEAK_INSULTS,
 )
+from railbird.detectors.text.game_insults import GAME_WORDS
 from railbird.detectors.text.normalise import normalise, squeeze_all
 
-Tier = Literal["mild", "vulgar", "insult", "weak_insult", "threat", "slur"]
+Tier = Literal["mild", "vulgar", "insult", "weak_insult", "game", "threat", "slur"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +45,7 @@ class Entry:
 
 
 def _tier_of(term: str) -> Entry:
-    if term in SLURS:
+    if term in SLURS or term in SLUR_PHRASES:
         return Entry(term, "slur", False)
     if term in THREATS:
         return Entry(term, "threat", False)
@@ -49,6 +53,8 @@ def _tier_of(term: str) -> Entry:
         return Entry(term, "insult", term in VULGAR_INSULTS)
     if term in WEAK_INSULTS:
         return Entry(term, "weak_insult", term in VULGAR_INSULTS)
+    if term in GAME_WORDS:
+        return Entry(term, "game", False)
     if term in MILD:
         return Entry(term, "mild", True)
     if any(stem in term for stem in ("fuck", "shit")) and term.endswith(
@@ -99,7 +105,8 @@ class Lexicon:
 @lru_cache(maxsize=1)
 def lexicon() -> Lexicon:
     """Built once per process: the base list, tiered, with the allowlist removed."""
-    terms = _base_terms() | MILD | INSULTS | WEAK_INSULTS | SLURS | THREATS
+    terms = _base_terms() | MILD | INSULTS | WEAK_INSULTS | SLURS | SLUR_PHRASES | THREATS
+    terms |= GAME_WORDS
     exact: dict[str, Entry] = {}
     phrases: dict[str, Entry] = {}
     for raw in sorted(terms):
@@ -109,7 +116,7 @@ def lexicon() -> Lexicon:
         glued = canonical.replace(" ", "")
         if len(canonical) < 3 or canonical in POKER_ALLOWLIST or glued in POKER_ALLOWLIST:
             continue
-        tiered = _tier_of(canonical if canonical in TIERED else raw)
+        tiered = _tier_of(canonical if canonical in TIERED or canonical in GAME_WORDS else raw)
         entry = Entry(canonical, tiered.tier, tiered.vulgar)
         if " " in canonical:
             phrases.setdefault(canonical, entry)
@@ -120,7 +127,7 @@ def lexicon() -> Lexicon:
     by_length: dict[int, list[Entry]] = {}
     for term, entry in exact.items():
         stretched.setdefault(squeeze_all(term), entry)
-        if len(term) >= 4 and entry.tier != "weak_insult":
+        if len(term) >= 4 and entry.tier not in ("weak_insult", "game"):
             by_length.setdefault(len(term), []).append(entry)
     ordered = {
         n: tuple(sorted(es, key=lambda e: _MASK_ORDER[e.tier])) for n, es in by_length.items()

@@ -18,6 +18,7 @@ from functools import cache
 
 import pytest
 
+from railbird.detectors.chat import hate, hate_patterns
 from railbird.detectors.chat import impersonation as imp
 from railbird.detectors.chat import personal_info as personal
 from railbird.detectors.chat.advertising import Advertising
@@ -27,12 +28,16 @@ from railbird.detectors.state import TtlState
 from railbird.detectors.text import contact_lexicon as lexicon
 from railbird.detectors.text import link_risks, links
 from railbird.detectors.text import pii_patterns as pii
+from railbird.detectors.text import prize_lexicon as prize
+from railbird.detectors.text import promotion_lexicon as promo
 from railbird.detectors.text.normalise import normalise
 from railbird.sim.config import SimConfig
 from railbird.sim.run import simulate
 from tests.builders import chat
 from tests.corpora import POKER_CHAT, csv_texts
 from tests.paths import DATA, REPO
+
+PROMO_TRAPS = REPO / "tests" / "data" / "poker_promo_traps.csv"
 
 _ODD = [
     "\u0130",
@@ -96,7 +101,31 @@ _PHRASES = _split(
     "what city do you live in|what city are you from|do you have whatsapp|d u have telegram|"
     "ya have snapchat|add me on telegram|msg us at discord|hit me up on skype|find me via insta|"
     "talk to me over whatsapp|bob at gmail dot com|bob (at) mail [dot] ru|call me 0207 946 0018|"
-    "+44 7700 900123|4111 1111 1111 1111|x[.]com|hxxp://bad.example.com|evil.exe|setup.msi"
+    "+44 7700 900123|4111 1111 1111 1111|x[.]com|hxxp://bad.example.com|evil.exe|setup.msi|"
+    # self-promotion: one phrase per alternative of `promotion_lexicon.PROMOTION` and the weak call
+    "subscribe to my channel|sub 2 our page|suscribe in my new gaming chanel|subscribe back|"
+    "subcribe me|subscribe if you agree|subscribe please|please subscribe|like and subscribe|"
+    "dont forget to subscribe|come subscribe|sub back|follow u back|sub 4 sub|sub4sub|"
+    "like 4 like|like4like|likefor like|follow for follow|s4s|f4f|l4l|check out my new song|"
+    "check my vids|take a look at our covers|listen to my mixtape|go to my page|shares my video|"
+    "visit my profile|check out this video on youtube|watch that vid on yt|check this dope channel|"
+    "like this comment if|pls like this comment|like my video so more see|thumbs up so everyone|"
+    "thumbsup please|give it a like|give my song a thumbs up|like&amp;share|subscribe & like|"
+    "share this new video|follow me on twitter|follow us at ig|follow me: @handle_1|"
+    "help me get 100 subscribers|road to 1k subs|be my first subscriber|watch?v=abcdefg|"
+    "check it out new album|have a look at my music|please watch this rap|check 'em out youtuber|"
+    # prize and premium-rate scams: each pattern of `prize_lexicon`
+    "you have won a £1000 cash prize|u have been selected|you're awarded|ur mobile no was awarded|"
+    "selected to receive|you won a $50 prize|claim your prize|to claim call|await collection|"
+    "winner!|prize guaranteed|text WIN to 80082|txt: CALL to No: 86888|send GO to 8007|"
+    "reply with: WIN to 83355|call 09061701461|ring 0871 277 8109|call freephone 0800 542 0578|"
+    "150p/msg|10p per min|150ppm|@150p|£1.50/wk|?1.50 per week|£1.50 to rcv|billed 150p|"
+    "costs £3|opt out|call2optout|stop2end|reply STOP|stop to 80082|t&c apply|t's and c's|"
+    "tncs|cust care|customercare|po box 12|pobox12|std txt rate|msg rcvd|freephone|free msg|18+|"
+    "£500 cash|500 pounds|cash prize|gift vouchers|4* holiday|free ringtone|poly tones|"
+    # asks for contact details (`contact_lexicon.CONTACT_REQUEST`)
+    "send me your email|give me ur e-mail|drop yr number|reply with your name and age|email me|"
+    "e-mail us|mail me"
 )
 
 
@@ -144,11 +173,12 @@ def _mutations(text: str, rng: random.Random) -> Iterator[str]:
 @cache
 def corpus() -> tuple[str, ...]:
     rng = random.Random(11)
-    poker = csv_texts(POKER_CHAT)
+    poker = csv_texts(POKER_CHAT) + csv_texts(PROMO_TRAPS)
     tweets = csv_texts(DATA / "davidson_train.csv", 4000)
     sms = csv_texts(DATA / "sms_spam_train.csv", 2000)
+    youtube = csv_texts(DATA / "youtube_spam_train.csv", 1500)
     seeds = [*_PHRASES, *_test_literals(), *poker, *_simulated_chat()]
-    texts = [*seeds, *tweets, *sms]
+    texts = [*seeds, *tweets, *sms, *youtube]
     for text in [*seeds, *rng.sample(tweets, min(400, len(tweets)))]:
         texts.extend(_mutations(text, rng))
     return tuple(dict.fromkeys(texts))
@@ -285,6 +315,9 @@ def test_corpus_is_broad_and_holds_what_each_gate_guards() -> None:
     assert sum(ref_solicitation(t) is not None for t in texts) > 50
     assert sum(bool(ref_extract_links(t)) for t in texts) > 500
     assert sum(ref_impersonation_reasons(t)[1] is not None for t in texts) > 50
+    assert sum(promo.read_promotion(t.lower()) is not None for t in texts) > 300
+    assert sum(bool(prize.read_scam_signals(t.lower())) for t in texts) > 200
+    assert sum(lexicon.CONTACT_REQUEST.search(t.lower()) is not None for t in texts) > 50
     assert any(not t.isascii() for t in texts)
 
 
@@ -317,6 +350,41 @@ def test_lexicon_gates_never_hide_a_match(
     gate: Callable[[str], bool], literal: re.Pattern[str], pattern: re.Pattern[str]
 ) -> None:
     """Both readings: word runs (ASCII text) and the literal scan (any text)."""
+    never_hides(gate, pattern)
+    never_hides(literal.search, pattern)
+
+
+def test_promotion_matches_the_ungated_reading() -> None:
+    holds_everywhere(lambda t: promo.promotion(t.lower()) == promo.read_promotion(t.lower()))
+
+
+@pytest.mark.parametrize("asks_contact", [False, True])
+def test_scam_signals_match_the_ungated_reading(asks_contact: bool) -> None:
+    holds_everywhere(
+        lambda t: (
+            prize.scam_signals(t.lower(), None, asks_contact)
+            == prize.read_scam_signals(t.lower(), asks_contact)
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("gate", "literal", "pattern"),
+    [
+        (promo.may_promote, promo._PROMOTION_LITERAL, promo.PROMOTION),
+        (promo.may_promote, promo._PROMOTION_LITERAL, promo.MENTION),
+        (prize.may_scam, prize._MARKER_LITERAL, prize.PRIZE_CLAIM),
+        (prize.may_scam, prize._MARKER_LITERAL, prize.SHORT_CODE),
+        (prize.may_scam, prize._MARKER_LITERAL, prize.PREMIUM_CALL),
+        (prize.may_scam, prize._MARKER_LITERAL, prize.PREMIUM_NUMBER),
+        (prize.may_scam, prize._MARKER_LITERAL, prize.PREMIUM_PRICE),
+        (lexicon.may_ask_contact, lexicon._CONTACT_LITERAL, lexicon.CONTACT_REQUEST),
+    ],
+)
+def test_promotion_scam_and_contact_gates_never_hide_a_match(
+    gate: Callable[[str], bool], literal: re.Pattern[str], pattern: re.Pattern[str]
+) -> None:
+    """Both readings, as for the other lexicon gates: word runs and the literal scan."""
     never_hides(gate, pattern)
     never_hides(literal.search, pattern)
 
@@ -424,3 +492,57 @@ def test_per_text_memo_keeps_each_message_its_own(text: str) -> None:
             chat(text, player="p-3", screen_name="Kate"), TtlState()
         )
     ]
+
+
+# -- hate's remark gate --------------------------------------------------------------------------
+
+_HATE_PHRASES = _split(
+    "women are disgusting|muslims should be deported|kill all jews|i despise gay people|"
+    "female lives do not matter|immigrants have no place here|w o m e n are a c a n c e r|"
+    "trans people should not be allowed to vote|death to all arabs|make those women suffer|"
+    "women think they re special. i hate them|saying 'jews are vermin' is disgusting|"
+    "I wish all refugees would be shot|the chinese player shoved|a muslim country"
+)
+
+
+@cache
+def hate_corpus() -> tuple[str, ...]:
+    """The gate corpus plus text where groups are named: HateCheck whole, samples of HateXplain
+    and CONDA, the game-slang set, and hate phrasings with their mutations."""
+    rng = random.Random(29)
+    hatexplain = csv_texts(DATA / "hatexplain.csv")
+    conda = csv_texts(DATA / "conda_train.csv")
+    texts = [
+        *corpus(),
+        *_HATE_PHRASES,
+        *csv_texts(DATA / "hatecheck.csv"),
+        *rng.sample(hatexplain, min(3000, len(hatexplain))),
+        *rng.sample(conda, min(3000, len(conda))),
+        *csv_texts(REPO / "tests" / "data" / "poker_game_slang.csv"),
+    ]
+    for text in _HATE_PHRASES:
+        texts.extend(_mutations(text, rng))
+    return tuple(dict.fromkeys(texts))
+
+
+def test_hate_remark_gate_never_hides_a_remark() -> None:
+    """`may_hold_remark` is a necessary condition of every remark the clause reading finds."""
+    found = 0
+    for text in hate_corpus():
+        words = hate._reading(normalise(text)).words
+        remarks = hate_patterns.remarks(words)
+        found += bool(remarks)
+        assert not remarks or hate_patterns.may_hold_remark(words), text
+    assert found > 500
+
+
+def test_hate_matches_the_ungated_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = hate_corpus()
+    hate._verdict.cache_clear()
+    gated = [hate.hate_reasons(t) for t in texts]
+    monkeypatch.setattr(hate, "may_hold_remark", lambda _words: True)
+    hate._verdict.cache_clear()
+    ungated = [hate.hate_reasons(t) for t in texts]
+    hate._verdict.cache_clear()
+    assert [t for t, a, b in zip(texts, gated, ungated, strict=True) if a != b] == []
+    assert sum(bool(r) for r, _ in gated) > 1000

@@ -108,6 +108,7 @@ def _clear_memos() -> None:
     """Every per-text memo the chat detectors read through, so the next answer is computed."""
     for memo in (
         profanity._reasons,
+        profanity._aimed,
         harassment._verdict,
         hate._verdict,
         impersonation._read,
@@ -183,6 +184,12 @@ NEAR_MISSES = [
      True, False),
     ("i had AK", "i had a kid", "in_hand_influence", True, False),
     ("you are a faggot", "you are a fan", "ml_scorer", True, False),
+    ("you noob", "noob question", "harassment", True, False),
+    ("ur trash", "trash hand", "harassment", True, False),
+    ("you bot", "bot at seat 3", "harassment", True, False),
+    ("women are disgusting", "saying 'women are disgusting' is bigoted", "hate", True, False),
+    ("women are stupid", "women are not stupid", "hate", True, False),
+    ("fuck fuck fuck you", "fuck fuck fuck", "profanity", True, True),
 ]  # fmt: skip
 
 

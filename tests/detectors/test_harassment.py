@@ -1,4 +1,8 @@
-"""Harassment: insults aimed at someone and threats; self-deprecation and poker banter pass."""
+"""Harassment: insults aimed at someone and threats; self-deprecation and poker banter pass.
+
+Game-chat words ("noob", "trash", "bot") are harassment only when aimed: the tables below pair
+each aimed use with the poker-innocent near-misses that must not flag.
+"""
 
 from __future__ import annotations
 
@@ -85,4 +89,74 @@ def test_summary_names_the_target() -> None:
     ],
 )
 def test_near_misses_do_not_flag(text: str) -> None:
+    assert detect(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "severity", "label"),
+    [
+        ("you noob", "medium", "directed insult 'noob'"),
+        ("ur such a noob", "medium", "directed insult 'noob'"),
+        ("n00b", "medium", "directed insult 'noob' (typed 'n00b')"),
+        ("nooooob", "medium", "directed insult 'noob' (typed 'nooooob')"),
+        ("gg noob", "medium", "directed insult 'noob'"),
+        ("noob team", "medium", "directed insult 'noob'"),
+        ("@Bob noob", "medium", "directed insult 'noob'"),
+        ("report this trash", "medium", "directed insult 'trash'"),
+        ("report noob pudge", "medium", "directed insult 'noob'"),
+        ("ur trash", "medium", "directed insult 'trash'"),
+        ("my team is trash", "medium", "directed insult 'trash'"),
+        ("trash players", "medium", "directed insult 'trash'"),
+        ("you bot", "medium", "directed insult 'bot'"),
+        ("you are such a monkey", "medium", "directed insult 'monkey'"),
+        ("report this idiot", "medium", "directed insult 'idiot'"),
+        ("uninstall the game", "medium", "put-down 'uninstall'"),
+        ("learn to play", "medium", "put-down 'learn to play'"),
+        ("u guys suck", "low", "put-down 'u guys suck'"),
+        ("this team sucks", "low", "put-down 'team sucks'"),
+        ("he's a noob at this game lol", "low", "insult 'noob'"),
+        ("bob is a noob", "low", "insult 'noob'"),
+    ],
+)
+def test_aimed_game_insults_are_harassment(text: str, severity: str, label: str) -> None:
+    (finding,) = detect(text)
+    assert finding.category == "harassment"
+    assert finding.severity == severity
+    assert label in finding.evidence.summary
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm such a noob",
+        "im still a noob at plo",
+        "noob question: does the button post?",
+        "sorry noob mistake",
+        "noob here, first tourney",
+        "any noobs here?",
+        "this is a noob friendly table",
+        "I played that like a total noob",
+        "trash hand",
+        "my hand is trash",
+        "that river was trash",
+        "your trash hand beat me",
+        "stop the trash talk",
+        "he is trash",  # said of a third person, a weak insult is banter, not harassment
+        "bot at seat 3?",
+        "are you a bot?",
+        "report the bot to support",
+        "report the hand history",
+        "report him to support if he stalls",
+        "nice hand Monkey",
+        "gl monkey",
+        "gg ez",
+        "ez fold",
+        "uninstall the old client and reinstall",
+        "fuck off river",
+        "he always sucks out",
+        "this table sucks",
+        "i need to learn to play plo",
+    ],
+)
+def test_game_slang_near_misses_do_not_flag(text: str) -> None:
     assert detect(text) == []

@@ -19,7 +19,6 @@ from railbird.detectors.ml.ml_scorer import (
     TOXIC_PRECEDENCE,
     LinearModel,
     MlScorer,
-    about_the_speaker,
 )
 from railbird.detectors.state import TtlState
 from tests.builders import chat
@@ -43,8 +42,8 @@ def _reference(scorer: MlScorer, text: str) -> list[tuple[Any, ...]]:
     over = (probs >= model.thresholds) & (other | (probs >= scorer.min_probability))
     if not over.any():
         return []
-    if "abusive" in model.heads and about_the_speaker(text):
-        over[model.heads.index("abusive")] = False
+    if "abusive" in model.heads and over[model.heads.index("abusive")]:
+        over[model.heads.index("abusive")] = scorer._abusive_stands(model, text)
     chosen = [i for i, head in enumerate(model.heads) if over[i] and head == "spam"]
     for head in TOXIC_PRECEDENCE:
         if over[model.heads.index(head)]:

@@ -14,13 +14,17 @@ from railbird.detectors.chat import harassment, hate
 from railbird.detectors.text import abuse_lexicon
 from railbird.detectors.text.normalise import normalise
 from railbird.detectors.text.plain_text import plain_words
-from tests.corpora import mixed_chat
+from tests.corpora import csv_texts, mixed_chat
+from tests.paths import DATA, REPO
 
 _SHARED_SAMPLE = 2500
 
 
 def _corpus() -> list[str]:
     texts = mixed_chat(seed=5, sim_seed=3, shared_sample=_SHARED_SAMPLE, sim_hours=1.0)
+    # Game chat and hate without slurs: the game-word tier and the group remarks.
+    texts += csv_texts(REPO / "tests" / "data" / "poker_game_slang.csv")
+    texts += csv_texts(DATA / "hatecheck.csv")[::3] + csv_texts(DATA / "conda_train.csv")[::10]
     # Hand-made edge cases around the fast path's conditions.
     texts += [
         "fu ck off",
@@ -44,6 +48,14 @@ def _corpus() -> list[str]:
         "™ you moron 😎",
         "ship it!! 🔥",
         "had Jc 5d!",
+        "gg noob",
+        "noob question",
+        "my hand is trash",
+        "you bot",
+        "women are disgusting",
+        "women are disgusting.",
+        "saying 'women are disgusting' is bigoted",
+        "kill all muslims",
     ]
     return list(dict.fromkeys(texts))
 

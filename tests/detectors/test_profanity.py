@@ -47,11 +47,34 @@ def test_swearing_is_found_with_term_span_and_tier(text: str, term: str, typed: 
     assert finding.message_ids == finding.evidence.event_ids
 
 
-def test_vulgarity_and_strings_of_swearing_are_medium() -> None:
+def test_vulgarity_and_strings_of_swearing_at_someone_are_medium() -> None:
     (vulgar,) = detect("lol my dick is bigger than your stack")
     assert vulgar.severity == "medium" and vulgar.evidence.measures["tiers"] == ["vulgar"]
-    (string,) = detect("fuck fuck fuck")
+    (string,) = detect("fuck fuck fuck you")
     assert string.severity == "medium" and string.evidence.measures["count"] == 3
+    (mentioned,) = detect("@Bob shit shit shit")
+    assert mentioned.severity == "medium"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "no fucking way",
+        "holy shit",
+        "why the fuck would anyone do that",
+        "fuck this game",
+        "fuck fuck fuck",  # near-miss of "fuck fuck fuck you": a string of it, at nobody
+        "shit shit shit this river",
+        "what the fuck was that river",
+        "fuck off river",
+    ],
+)
+def test_undirected_swearing_is_low_severity_profanity(text: str) -> None:
+    """Swearing at nobody is low however much of it there is (the direction, not the count,
+    makes it worse)."""
+    (finding,) = detect(text)
+    assert finding.category == "profanity"
+    assert finding.severity == "low"
 
 
 @pytest.mark.parametrize(
@@ -78,7 +101,9 @@ def test_vulgarity_and_strings_of_swearing_are_medium() -> None:
         "classic pass",
         "shitake mushrooms",
         "sniggering at that",
-        "nooooob",
+        "nooooob",  # a game insult (harassment's business), never vulgar
+        "you noob",
+        "ur trash",
         "nice hand Dick",
         "cum laude",
         "",

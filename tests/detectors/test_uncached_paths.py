@@ -54,6 +54,20 @@ _PHRASE_EDGES = [
     "g spot",
     "m fucking",
     "mo fo",
+    "noob question",
+    "gg noob",
+    "report this trash",
+    "my team is trash",
+    "u guys suck",
+    "this team sucks",
+    "learn to play",
+    "uninstall the old client",
+    "women are disgusting",
+    "muslims should not be allowed to play",
+    "kill all immigrants",
+    "i despise gay people",
+    "ching chong",
+    "towel head",
 ]
 
 
@@ -64,7 +78,9 @@ def _texts() -> list[str]:
                            e.term.split()})  # fmt: skip
     table_talk = ["nice", "hand", "gg", "you", "the", "deep", "stack", "are", "a", "idiot",
                   "back", "home", "bad", "play", "support", "send", "your", "password", "people",
-                  "go", "to", "country", "kill", "yourself", "white", "shut", "up"]  # fmt: skip
+                  "go", "to", "country", "kill", "yourself", "white", "shut", "up", "noob",
+                  "trash", "bot", "team", "report", "women", "muslims", "disgusting",
+                  "should", "not", "all", "people", "gay", "hate"]  # fmt: skip
     rng = random.Random(2026)
     pool = phrase_words + table_talk
     mixed = [" ".join(rng.choices(pool, k=rng.randint(1, 7))) for _ in range(4000)]
