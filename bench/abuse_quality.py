@@ -38,6 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.scores import HEADER, score
 from railbird.detectors.detector import Detector
 from railbird.detectors.events import ChatEvent, event_from_dict
 from railbird.detectors.registry import build_detectors
@@ -65,44 +66,6 @@ class Row:
     label: str
     group: str  # what the split keeps together (match, template, text)
     extra: str = ""  # functionality (HateCheck), note (authored sets)
-
-
-@dataclass(frozen=True, slots=True)
-class Score:
-    tp: int
-    fp: int
-    fn: int
-
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
-
-    @property
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
-
-    def row(self, name: str) -> str:
-        return (
-            f"| {name} | {self.precision:.3f} | {self.recall:.3f} | {self.f1:.3f} | "
-            f"{self.tp} | {self.fp} | {self.fn} |"
-        )
-
-
-HEADER = "| system | precision | recall | F1 | TP | FP | FN |\n|---|---|---|---|---|---|---|"
-
-
-def score(truth: Sequence[bool], predicted: Sequence[bool]) -> Score:
-    pairs = list(zip(truth, predicted, strict=True))
-    return Score(
-        sum(t and p for t, p in pairs),
-        sum(p and not t for t, p in pairs),
-        sum(t and not p for t, p in pairs),
-    )
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from bench import abuse_quality, spam_quality
 from bench.chat_quality import baselines
+from bench.scores import HEADER, score
 from railbird.detectors.ml.training import load_corpora
 from railbird.detectors.registry import build_detectors
 from railbird.rules.pipeline import Pipeline
@@ -30,7 +31,6 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
 ABUSIVE = frozenset({"profanity", "harassment", "hate"})
 SPAMMY = frozenset({"spam", "advertising", "malicious_link"})
-HEADER = "| system | precision | recall | F1 | TP | FP | FN |\n|---|---|---|---|---|---|---|"
 
 
 def ml_held_out(source: str, file: str) -> list[bool]:
@@ -66,14 +66,8 @@ def categories(texts: Sequence[str]) -> list[set[str]]:
     ]
 
 
-def score_line(name: str, truth: Sequence[bool], predicted: Sequence[bool]) -> str:
-    pairs = list(zip(truth, predicted, strict=True))
-    tp = sum(t and p for t, p in pairs)
-    fp = sum(p and not t for t, p in pairs)
-    fn = sum(t and not p for t, p in pairs)
-    precision, recall = tp / max(1, tp + fp), tp / max(1, tp + fn)
-    f1 = 2 * precision * recall / max(1e-12, precision + recall)
-    return f"| {name} | {precision:.3f} | {recall:.3f} | {f1:.3f} | {tp} | {fp} | {fn} |"
+def _row(name: str, truth: Sequence[bool], predicted: Sequence[bool]) -> str:
+    return score(truth, predicted).row(name)
 
 
 def corpus(
@@ -86,11 +80,11 @@ def corpus(
 ) -> list[str]:
     found = categories(texts)
     lines = [f"### {title}: {len(texts)} held-out rows, {sum(truth)} positive", "", HEADER]
-    lines.append(score_line("railbird (every detector)", truth, [bool(f & wanted) for f in found]))
+    lines.append(_row("railbird (every detector)", truth, [bool(f & wanted) for f in found]))
     if hate_truth is not None:
-        lines.append(score_line("railbird, `hate` only", hate_truth, ["hate" in f for f in found]))
+        lines.append(_row("railbird, `hate` only", hate_truth, ["hate" in f for f in found]))
     for name, verdicts in ((run_baselines(texts) if run_baselines else None) or {}).items():
-        lines.append(score_line(name, truth, verdicts))
+        lines.append(_row(name, truth, verdicts))
     return [*lines, ""]
 
 

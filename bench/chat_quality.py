@@ -21,11 +21,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.scores import HEADER, score
 from railbird.detectors.detector import Detector
 from railbird.detectors.events import ChatEvent, event_from_dict
 from railbird.detectors.registry import build_detectors
@@ -105,39 +105,6 @@ def primary(categories: set[str]) -> str:
     return next((c for c in PRECEDENCE if c in categories), "clean")
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
-    tp: int
-    fp: int
-    fn: int
-
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
-
-    @property
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
-
-    def row(self, name: str) -> str:
-        return (
-            f"| {name} | {self.precision:.3f} | {self.recall:.3f} | {self.f1:.3f} | "
-            f"{self.tp} | {self.fp} | {self.fn} |"
-        )
-
-
-def score(truth: Sequence[bool], predicted: Sequence[bool]) -> Score:
-    tp = sum(t and p for t, p in zip(truth, predicted, strict=True))
-    fp = sum(p and not t for t, p in zip(truth, predicted, strict=True))
-    fn = sum(t and not p for t, p in zip(truth, predicted, strict=True))
-    return Score(tp, fp, fn)
-
-
 def ensure_bench_venv() -> Path:
     python = BENCH_VENV / "bin" / "python"
     if not python.exists():
@@ -175,9 +142,6 @@ def baselines(texts: Sequence[str], install: bool, reuse: bool) -> dict[str, lis
         "better-profanity contains_profanity": list(raw["better_profanity"]),
         "alt-profanity-check predict_prob >= 0.5": [p >= 0.5 for p in raw["alt_profanity_check"]],
     }
-
-
-HEADER = "| system | precision | recall | F1 | TP | FP | FN |\n|---|---|---|---|---|---|---|"
 
 
 def poker_chat_report(

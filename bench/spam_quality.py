@@ -23,11 +23,11 @@ import random
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.scores import score
 from railbird.detectors.detector import Detector
 from railbird.detectors.events import ChatEvent, event_from_dict
 from railbird.detectors.registry import build_detectors
@@ -87,35 +87,6 @@ def flagged(detectors: Sequence[Detector], texts: Sequence[str]) -> list[dict[st
             )
         out.append(found)
     return out
-
-
-@dataclass(frozen=True, slots=True)
-class Score:
-    tp: int
-    fp: int
-    fn: int
-
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
-
-    @property
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
-
-
-def score(truth: Sequence[bool], predicted: Sequence[bool]) -> Score:
-    pairs = list(zip(truth, predicted, strict=True))
-    return Score(
-        sum(t and p for t, p in pairs),
-        sum(p and not t for t, p in pairs),
-        sum(t and not p for t, p in pairs),
-    )
 
 
 def is_spam_flag(found: dict[str, str]) -> bool:
