@@ -18,7 +18,8 @@ from typing import ClassVar
 from railbird.detectors.events import AnyEvent, ChatEvent
 from railbird.detectors.findings import Category, Finding, Severity, message_finding
 from railbird.detectors.state import State
-from railbird.detectors.text.multilingual_terms import LANGUAGE_NAMES, Found, abuse_in
+from railbird.detectors.text.multilingual_terms import Found, abuse_in
+from railbird.detectors.text.multilingual_words import LANGUAGE_NAMES
 
 _LABELS: dict[str, str] = {
     "swear": "swearing",

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
 from railbird.detectors.text.abuse_terms import Entry, Lexicon, lexicon
 from railbird.detectors.text.abuse_words import (
+    ACCENT_DISGUISES_ONLY,
+    GERMAN_ACE_BEFORE,
     GIVEN_NAMES,
     GLUED_ALLOWLIST,
     GLUED_STEMS,
@@ -113,7 +116,11 @@ def scan(text: str) -> tuple[Hit, ...]:
         if token.start in covered:
             continue
         found = _match_token(lex, token)
-        if found is not None and not _is_name(parsed, index, found[0]):
+        if (
+            found is not None
+            and not _is_name(parsed, index, found[0])
+            and not _is_foreign_word(parsed, index, found[0])
+        ):
             hits.append(Hit(found[0], parsed.span(token), token, found[1]))
     hits.extend(_split_word_hits(lex, parsed, covered))
     if lex.phrases.keys().isdisjoint(parsed.stream.split(" ")):
@@ -227,6 +234,29 @@ def _is_name(parsed: Normalised, index: int, entry: Entry) -> bool:
     return typed.istitle() and (
         index > 0 or parsed.text[token.end : token.end + 1] in ("'", "\u2019")
     )
+
+
+def _is_foreign_word(parsed: Normalised, index: int, entry: Entry) -> bool:
+    """German "ich höre auf" or "das Ass": a word of another language that folds onto a term.
+
+    The other languages' own abuse is `multilingual_abuse`'s to find; here a Latin diacritic
+    marks a foreign word unless the term is a strong stem an accent only disguises.
+    """
+    token = parsed.tokens[index]
+    if entry.term == "ass" and index > 0:
+        return parsed.tokens[index - 1].form in GERMAN_ACE_BEFORE
+    if entry.term in ACCENT_DISGUISES_ONLY:
+        return False
+    typed = parsed.text[token.start : token.end]
+    return not typed.isascii() and any(_is_accented_latin(c) for c in typed)
+
+
+def _is_accented_latin(char: str) -> bool:
+    """ "ö", "é", "ñ" (a Latin letter with a combining mark), or "ß", "ø", "æ", "å"."""
+    if char in "ßøæåÆØÅ":
+        return True
+    base = unicodedata.decomposition(char).split(" ")[0]
+    return len(base) == 4 and base.isalnum() and int(base, 16) < 0x80
 
 
 def _split_word_hits(lex: Lexicon, parsed: Normalised, covered: set[int]) -> list[Hit]:

@@ -122,3 +122,15 @@ GLUED_STEMS: dict[str, str] = {
     "retard": "retard",
     "slut": "slut",
 }
+
+# Other languages' words that meet an English term once their accents are folded away: German
+# "höre" (I hear) folds to "hore". A word typed with a Latin diacritic ("ö", "é", "ß") is read
+# as a foreign word unless its folded form is one of these strong English stems, which an
+# accent only disguises ("fück", "shït").
+ACCENT_DISGUISES_ONLY = frozenset(GLUED_STEMS.values())
+
+# German "Ass" is the ace: after an article, a possessive or a count it is never the English
+# word ("fürchte das Ass", "zwei Asse", "mein Ass").
+GERMAN_ACE_BEFORE = word_set(
+    "das ein kein mein dein sein ihr unser euer jedes zwei drei vier beide"
+)

@@ -136,3 +136,20 @@ def test_scan_reports_how_each_hit_was_found() -> None:
         "shitshitshit": "glued",
         "shit": "exact",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "flagged"),
+    [
+        ("gute nacht allen, ich höre auf", False),  # German "hear", folds to "hore"
+        ("ich habe zwei könige und fürchte das ass", False),  # German "Ass", the ace
+        ("mein ass hält", False),
+        ("you are a hore", True),
+        ("kiss my ass", True),
+        ("fück you", True),  # an accent on a strong stem only disguises it
+        ("shït player", True),
+        ("fuсk you", True),  # Cyrillic "с": a homoglyph, not a foreign word
+    ],
+)
+def test_foreign_words_that_fold_onto_english_terms(text: str, flagged: bool) -> None:
+    assert bool(scan(text)) is flagged
