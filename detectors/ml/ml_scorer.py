@@ -12,9 +12,9 @@ than summing them in Python. At load the non-zero weight rows become Python floa
 sum runs row by row in the message's bucket order, exactly as numpy's axis-0 sum does, so the
 margins are bit-identical. Only the calibration of a message that can pass a threshold calls
 `np.exp` (its result differs from `math.exp` in the last bit), and evidence ties fall back to
-`np.argsort`. Before any of that, a one-byte-per-bucket bound (`reach_bound`) proves most
-chat unable to reach any threshold without reading the weights. Verdicts are memoised per
-distinct text (table chat repeats a lot).
+`np.argsort`. Before any of that, a bound of one byte per bucket and head (`reach_bound`)
+proves most chat unable to reach any threshold without reading the weights. Verdicts are
+memoised per distinct text (table chat repeats a lot).
 """
 
 from __future__ import annotations
@@ -43,9 +43,10 @@ from railbird.detectors.findings import (
 )
 from railbird.detectors.ml.features import (
     N_FEATURES,
-    bucket_ids,
+    batch_buckets,
     buckets,
     feature_ids,
+    feature_words,
     tokens,
     words,
 )
@@ -54,7 +55,7 @@ from railbird.detectors.state import State
 from railbird.detectors.text.abuse_words import WEAK_INSULTS
 from railbird.detectors.text.game_insults import GAME_WORDS
 
-MODEL_VERSION = "chat_scorer-2"
+MODEL_VERSION = "chat_scorer-3"
 # Toxic heads by precedence: one message gets at most one of these, the most severe.
 TOXIC_PRECEDENCE = ("hate", "abusive")
 _VERDICTS_MAX = 50_000
@@ -89,8 +90,8 @@ class LinearModel:
     _heads: tuple[tuple[float, float, float, float], ...] = field(init=False, repr=False)
     threshold_values: tuple[float, ...] = field(init=False, repr=False)
     version: str = field(init=False, repr=False)
-    # One byte per bucket: see `reach_bound`.
-    bound: bytes = field(init=False, repr=False)
+    # One byte per bucket and head: see `reach_bound`.
+    bound: tuple[bytes, ...] = field(init=False, repr=False)
     _verdicts: dict[str, Verdict] = field(init=False, repr=False)
     # The last text scored: its words, its features' buckets and the distinct buckets.
     _last: list[Any] = field(init=False, repr=False)
@@ -126,7 +127,7 @@ class LinearModel:
             self._verdicts.clear()
         entries = words(text)
         raw = feature_ids(entries)
-        if len(raw) <= MAX_IDS and sum(map(self.bound.__getitem__, raw)) < K:
+        if len(raw) <= MAX_IDS and all(sum(map(q.__getitem__, raw)) < K for q in self.bound):
             self._verdicts[text] = _UNREACHABLE
             return _UNREACHABLE
         ids = raw if len(set(raw)) == len(raw) else list(dict.fromkeys(raw))
@@ -176,14 +177,12 @@ class LinearModel:
             contributions = np.array(weights, dtype=np.float32)
             order = np.argsort(-contributions)[:count].tolist()
         chosen = [ids[j] for j in order[:count] if weights[j] > 0]
-        names = []
+        named = feature_words(entries)
+        names: list[str] = []
         for bucket in chosen:
             k = len(raw) - 1 - raw[::-1].index(bucket)  # a bucket is named by its last feature
-            if k < len(entries):
-                names.append(entries[k][0])
-            else:
-                k -= len(entries)
-                names.append(f"{entries[k][0]} {entries[k + 1][0]}")
+            if named[k] not in names:
+                names.append(named[k])
         return names
 
     def margins(self, indices: list[int]) -> tuple[npt.NDArray[np.float64], npt.NDArray[Any]]:
@@ -210,15 +209,13 @@ class LinearModel:
         """Calibrated probabilities (one row per message, one column per head) of many messages
         in one sparse product: how a backlog or a corpus is scored, where the per-message sums
         of `verdict` would dominate. Equal to `probabilities` up to float32 rounding."""
-        indptr = [0]
-        indices: list[int] = []
-        for text in texts:
-            indices.extend(bucket_ids(text))
-            indptr.append(len(indices))
+        indices, indptr = batch_buckets(texts)
         x = csr_matrix(
             (np.ones(len(indices), dtype=np.float32), indices, indptr),
             shape=(len(texts), N_FEATURES),
         )
+        x.sum_duplicates()  # features are binary: a bucket met twice counts once
+        x.data.fill(1.0)
         margins = np.asarray(x @ self.weights, dtype=np.float64) + self.intercepts
         return self.calibrate(margins)
 
