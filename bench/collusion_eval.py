@@ -79,6 +79,7 @@ def _config(seed: int, intensities: tuple[float, ...], args: argparse.Namespace)
         players_per_tournament=args.players,
         bounty_share=1.0,
         team_intensities=intensities,
+        bounty_tactics=tuple(args.tactics),
     )
 
 
@@ -87,6 +88,8 @@ def _records(cfg: SimConfig, cache: Path | None) -> Iterator[tuple[str, dict[str
         yield from simulate(cfg)
         return
     tag = ",".join(str(i) for i in cfg.team_intensities)
+    if cfg.bounty_tactics:
+        tag += "_" + ",".join(cfg.bounty_tactics)
     stem = cache / f"s{cfg.seed}_{tag}_{cfg.hours}_{cfg.players_per_tournament}x{cfg.tournaments}"
     events, truth = stem.with_suffix(".events.jsonl"), stem.with_suffix(".truth.jsonl")
     if not (events.exists() and truth.exists()):
@@ -256,6 +259,13 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="days simulated in parallel")
     parser.add_argument("--cache", help="directory keeping simulated days between runs")
     parser.add_argument("--json", action="store_true", help="print one JSON object per line")
+    parser.add_argument(
+        "--tactics",
+        nargs="+",
+        default=[],
+        choices=["sandwich", "isolate"],
+        help="bounty team k plays tactics[k %% len]; one tactic: days that use only it",
+    )
     args = parser.parse_args()
     order = tuple(args.intensities)
     rotations = [order[k:] + order[:k] for k in range(len(order))]

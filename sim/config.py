@@ -59,6 +59,10 @@ class SimConfig:
     sitout_teams_per_tournament: int = 1
     team_size_min: int = 2
     team_size_max: int = 3
+    # How bounty team k plays its target: bounty_tactics[k % len]. "sandwich" (re-raise a
+    # partner's open with the target between) or "isolate" (flat-call a partner's open so the
+    # target stays in, raise the target's opens). Empty: every team sandwiches, as before.
+    bounty_tactics: tuple[str, ...] = ()
     sitout_opportunity_minutes: float = 6.0
     sitout_planning_chat: float = 0.4  # chance an episode is preceded by a planning message
     chip_dump_pairs: int = 1  # across cash tables

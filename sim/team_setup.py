@@ -45,6 +45,8 @@ def make_teams(run: TournamentRun, bounty: bool) -> list[Team]:
             )
             for m in members:
                 m.team, m.toxic = team, False
+            if category == "bounty_collusion" and cfg.bounty_tactics:
+                team.tactic = cfg.bounty_tactics[k % len(cfg.bounty_tactics)]
             if category == "bounty_collusion":  # organised teams are competent regulars
                 for m in members:
                     m.style = Style(

@@ -37,6 +37,7 @@ class Team:
     spared_pending: set[str] = field(default_factory=set)
     _decided: tuple[str, bool] = ("", False)
     message_ids: list[str] = field(default_factory=list)
+    tactic: str = ""  # bounty teams: "sandwich" or "isolate" when the day names tactics, else ""
 
     @property
     def ids(self) -> set[str]:
@@ -87,6 +88,8 @@ class Team:
             record["targets"] = [pid for pid, _ in ranked]
             record["target_hands"] = self.target_hands
             record["knockouts"] = list(self.knockouts)
+            if self.tactic:  # only when the day asked for tactics: older days stay identical
+                record["tactic"] = self.tactic
             record["spared_hands"] = self.spared
         return record
 
@@ -147,6 +150,9 @@ class BountyTeamPolicy:
                 return passive_move(view, view.to_call <= view.big_blind)
             opener = by_id.get(raisers[-1])
             deep = opener is not None and opener.stack > 2 * (view.to_call * 3 + view.pot)
+            if raisers[-1] in ids and team.tactic == "isolate":
+                # flat-call the partner so the target stays in the pot between them
+                return passive_move(view, cheap and pct > 0.15)
             if raisers[-1] in ids and cheap and deep and pct > 0.25:
                 return _capped(view, view.to_call * 3 + view.pot)  # the sandwich re-raise
             if raisers[-1] == target.player_id and live_partners and cheap and pct > 0.45:

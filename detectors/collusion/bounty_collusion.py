@@ -40,7 +40,7 @@ from railbird.detectors.collusion.planning_chat import (
 )
 from railbird.detectors.collusion.statistics import bonferroni, fisher_two
 from railbird.detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
-from railbird.detectors.findings import Evidence, Finding, Severity
+from railbird.detectors.findings import Evidence, Finding, MeasureValue, Severity
 from railbird.detectors.state import State
 
 _Plan = tuple[str | None, str, datetime, str | None]  # recipient, message id, ts, target
@@ -61,6 +61,7 @@ class BountyCollusion:
     max_target_p_strong: float = 0.2
     min_reraises: int = 3
     min_reraises_with_plan: int = 2
+    min_calls: int = 5  # flat calls of each other's opens before the isolation test runs
     member_p: float = 0.01  # a third or fourth member's own co-entry contrast on the target
     member_reraise_p: float = 0.05  # each member's re-raises with the rest of the group
     min_group_reraises: int = 5
@@ -100,6 +101,44 @@ class BountyCollusion:
         return findings
 
     def _test(
+        self, trn: BountyTournament, pair: Pair, hand: HandEvent, state: State
+    ) -> Finding | None:
+        found = self._sandwich(trn, pair, hand, state)
+        if found is None and pair not in trn.flagged:
+            found = self._isolation(trn, pair, hand, state)
+        return found
+
+    def _isolation(
+        self, trn: BountyTournament, pair: Pair, hand: HandEvent, state: State
+    ) -> Finding | None:
+        """A pair that flat-calls each other's opens far more than each calls anybody else's,
+        and both join pots while one seatmate is live far more than after it folded: the team
+        that keeps its target in the pot between them instead of re-raising it out. Found on
+        play alone; the second play test per pair doubles the Bonferroni family."""
+        test = trn.call_test(pair)
+        plans = self._plans(pair, state)
+        if test.reraises < (self.min_reraises_with_plan if plans else self.min_calls):
+            return None
+        if test.p_value >= self.max_pair_p:
+            return None
+        guess = trn.guess_target(pair, trn.group(pair))
+        if guess is None or guess.p_value >= self.max_target_p:
+            return None
+        combined = fisher_two(test.p_value, max(guess.p_value, self.target_p_floor))
+        tests = 1 if plans else 2 * trn.candidate_pairs()
+        adjusted = bonferroni(combined, tests)
+        if adjusted >= (self.alpha_with_plan if plans else self.alpha):
+            return None
+        trn.flagged.add(pair)
+        group = trn.group(pair)
+        support = trn.support(group, guess.target)
+        strong = bool(plans) or support.knockouts > 0 or support.checkdowns >= 2
+        severity: Severity = "high" if strong or adjusted < 1e-6 else "medium"
+        return self._finding(
+            hand, group, pair, test, guess, adjusted, tests, plans, severity, support
+        )
+
+    def _sandwich(
         self, trn: BountyTournament, pair: Pair, hand: HandEvent, state: State
     ) -> Finding | None:
         test = trn.pair_test(pair)
@@ -191,10 +230,11 @@ class BountyCollusion:
             f"{c.folded_decisions} after {target} folded"
             for c in guess.contrasts
         )
+        how = "re-raises" if test.move == "re-raised" else "flat calls"
         summary = (
-            f"{' and '.join(pair)} converge on {target}: they re-raised each other's opens "
+            f"{' and '.join(pair)} converge on {target}: they {test.move} each other's opens "
             f"{test.reraises} times in {test.opportunities} chances (expected "
-            f"{test.expected:.1f} from their re-raises of others); {entries}; "
+            f"{test.expected:.1f} from their {how} of others); {entries}; "
             f"p={adjusted:.2g} after {tests} pairs; {support.checkdowns} check-down(s) with "
             f"{target} all-in, {support.knockouts} knockout(s) of {target} by the group"
             + (f"; planned in chat {', '.join(plan_ids)}" if plan_ids else "")
@@ -216,10 +256,9 @@ class BountyCollusion:
                 summary=summary,
                 event_ids=tuple(test.hand_ids),
                 measures={
-                    "reraises": test.reraises,
+                    "pair_move": test.move,
+                    **_pair_measures(test),
                     "opportunities": test.opportunities,
-                    "expected_reraises": round(test.expected, 4),
-                    "p_value_reraises": test.p_value,
                     # co-entry contrast, one entry per pair member (in `pair` order)
                     "live_decisions": [c.live_decisions for c in guess.contrasts],
                     "live_entries": [c.live_entries for c in guess.contrasts],
@@ -281,3 +320,13 @@ class BountyCollusion:
                 if plan[0] in (other, None):
                     found.append(plan)
         return sorted(found, key=lambda p: p[2])
+
+
+def _pair_measures(test: PairTest) -> dict[str, MeasureValue]:
+    """The pair test's count, expectation and p-value, named by the move counted."""
+    name = "reraises" if test.move == "re-raised" else "flat_calls"
+    return {
+        name: test.reraises,
+        f"expected_{name}": round(test.expected, 4),
+        f"p_value_{name}": test.p_value,
+    }

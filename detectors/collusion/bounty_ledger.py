@@ -17,6 +17,7 @@ from railbird.detectors.events import HandEvent
 
 SHORT_BB = 15  # below this many big blinds a re-raise is usually a push-or-fold shove
 PRIOR_RATE = 0.06  # population re-raise rate, a weak prior for players with few chances
+CALL_PRIOR_RATE = 0.15  # population flat-call rate of an open, the same kind of prior
 PRIOR_WEIGHT = 10.0
 MAX_HANDS_KEPT = 40
 ENTRY_PRIOR_WEIGHT = 10.0  # decisions of the player's overall entry rate mixed into a baseline
@@ -76,6 +77,7 @@ class PairTest:
     caught: dict[str, int]  # who was live between or behind the pair's raises, how often
     opener_folds: int
     hand_ids: tuple[str, ...]
+    move: str = "re-raised"  # what the count is of: "re-raised" or "flat-called"
 
 
 @dataclass(slots=True)
@@ -83,6 +85,8 @@ class _PairCounts:
     faced: int = 0
     expected: float = 0.0  # running sum of the facer's base rate, filled at test time
     reraises: int = 0
+    calls: int = 0  # flat calls of the other's open: the isolating team keeps the target in
+    call_hand_ids: list[str] = field(default_factory=list)
     opener_folds: int = 0
     faced_by_depth: Counter[tuple[str, bool]] = field(default_factory=Counter)  # (facer, short)
     caught: Counter[str] = field(default_factory=Counter)
@@ -96,6 +100,8 @@ class BountyTournament:
     pair_reraised: Counter[tuple[str, str, bool]] = field(default_factory=Counter)  # (facer,
     # opener, short) -> re-raises, so the partner's share can be taken out of the baseline
     pair_faced: Counter[tuple[str, str, bool]] = field(default_factory=Counter)
+    called: Counter[tuple[str, bool]] = field(default_factory=Counter)  # flat calls of opens
+    pair_called: Counter[tuple[str, str, bool]] = field(default_factory=Counter)
     pairs: dict[Pair, _PairCounts] = field(default_factory=dict)
     checkdowns: Counter[tuple[Pair, str]] = field(default_factory=Counter)
     knockouts: Counter[tuple[str, str]] = field(default_factory=Counter)  # (winner, busted)
@@ -121,6 +127,15 @@ class BountyTournament:
             if fo.reraised:
                 self.reraised[fo.player_id, short] += 1
                 self.pair_reraised[fo.player_id, fo.opener, short] += 1
+            elif not fo.folded:
+                self.called[fo.player_id, short] += 1
+                self.pair_called[fo.player_id, fo.opener, short] += 1
+                counts.calls += 1
+                counts.call_hand_ids.append(feats.hand_id)
+                del counts.call_hand_ids[:-MAX_HANDS_KEPT]
+                pair = pair_of(fo.player_id, fo.opener)
+                if pair not in touched:
+                    touched.append(pair)
         self._add_decisions(feats)
         sq = feats.squeeze
         if sq is not None:
@@ -214,6 +229,32 @@ class BountyTournament:
             caught=dict(counts.caught),
             opener_folds=counts.opener_folds,
             hand_ids=tuple(counts.hand_ids),
+        )
+
+    def _base_call_rate(self, facer: str, opener: str, short: bool) -> float:
+        """The facer's flat-call rate of opens by everyone but `opener`, at this depth."""
+        faced = self.faced[facer, short] - self.pair_faced[facer, opener, short]
+        called = self.called[facer, short] - self.pair_called[facer, opener, short]
+        return (called + CALL_PRIOR_RATE * PRIOR_WEIGHT) / (faced + PRIOR_WEIGHT)
+
+    def call_test(self, pair: Pair) -> PairTest:
+        """The pair's flat calls of each other's opens against each member's own calls of
+        everybody else's: how a team that isolates its target (one opens, the partner flats so
+        the target is caught between) differs from players who merely share a table."""
+        counts = self.pairs[pair]
+        expected = 0.0
+        for (facer, short), n in counts.faced_by_depth.items():
+            opener = pair[1] if facer == pair[0] else pair[0]
+            expected += n * self._base_call_rate(facer, opener, short)
+        return PairTest(
+            reraises=counts.calls,
+            opportunities=counts.faced,
+            expected=expected,
+            p_value=poisson_tail(counts.calls, expected),
+            caught={},
+            opener_folds=0,
+            hand_ids=tuple(counts.call_hand_ids),
+            move="flat-called",
         )
 
     def candidate_pairs(self) -> int:

@@ -1,12 +1,15 @@
 """Flags players whose sit-out onsets in one tournament coincide more often than chance allows.
 
-House policy lets one player sit out but forbids two or more agreeing to sit out together, at one
-table or several. Each onset waits `mass_window` before it counts, so we know whether it was part
-of a mass event (a scheduled break, a network incident): those are dropped, because many players
-leaving at once is not a pair agreeing to. A pair is tested (see `statistics`) only when one
-of its onsets coincides with the other's, so the work per event stays small however many players
-the tournament has. Planning chat between the two lowers nothing statistically; it raises the
-severity, and on its own (a private message) gives a low-severity flag.
+House policy lets one player sit out but forbids two or more agreeing to sit out together, at
+one table or several. Each onset waits `mass_window` before it counts, so we know whether it
+was part of a mass event (a scheduled break, a network incident): those are dropped, because
+many players leaving at once is not a pair agreeing to. A pair is tested (see `statistics`)
+only when one of its onsets coincides with the other's, so the work per event stays small
+however many players the tournament has; the pairs' p-values are adjusted by Benjamini-Hochberg
+over every pair the field could form (false-discovery control: a team beside other teams is not
+asked to beat every pair alone, as Bonferroni asked). Planning chat between the two lowers
+nothing statistically; it raises the severity, and on its own (a private message) gives a
+low-severity flag.
 
 State is keyed by tournament id (chat plans by sender id). Caveat for Kafka: table events are
 partitioned by table, and a tournament's tables span partitions, so a worker only sees the
@@ -28,6 +31,7 @@ from railbird.detectors.collusion.planning_chat import (
     remember_tournament,
 )
 from railbird.detectors.collusion.statistics import (
+    benjamini_hochberg,
     bonferroni,
     candidate_pairs,
     expected_coincidences,
@@ -60,6 +64,7 @@ class _Tournament:
     mass_onsets: int = 0
     lone_disconnects: int = 0
     pairs: dict[tuple[str, str], list[tuple[_Onset, _Onset]]] = field(default_factory=dict)
+    p_values: dict[tuple[str, str], float] = field(default_factory=dict)  # last p per tested pair
     flagged: set[tuple[str, str]] = field(default_factory=set)
 
 
@@ -71,7 +76,7 @@ class CoordinatedSitOut:
     mass_window: timedelta = timedelta(seconds=10)  # +- this, more than the limit away = mass
     mass_players: int = 5
     min_coincidences: int = 3
-    alpha: float = 0.01  # family-wise, after Bonferroni over candidate pairs
+    alpha: float = 0.01  # false-discovery rate, Benjamini-Hochberg over candidate pairs
     alpha_with_plan: float = 0.05
     min_exposure: timedelta = timedelta(minutes=10)  # floor on T so early onsets aren't magic
     max_coincidences_kept: int = 30
@@ -168,8 +173,10 @@ class CoordinatedSitOut:
         n_a, n_b = trn.counts.get(pair[0], c), trn.counts.get(pair[1], c)
         mean = expected_coincidences(n_a, n_b, self.window.total_seconds(), exposure)
         p_value = poisson_tail(c, mean)
+        trn.p_values[pair] = p_value
         tests = candidate_pairs(len(trn.counts))
-        adjusted = bonferroni(p_value, tests)
+        rank = sum(1 for q in trn.p_values.values() if q <= p_value)
+        adjusted = benjamini_hochberg(p_value, tests, rank)
         plans = self._plans(pair, state)
         if adjusted >= (self.alpha_with_plan if plans else self.alpha):
             return None
@@ -181,7 +188,7 @@ class CoordinatedSitOut:
         summary = (
             f"{' and '.join(pair)} sat out within {self.window.total_seconds():g}s of each other "
             f"{c} times in {tournament_id} ({len(tables)} table(s)); chance expects {mean:.3f} "
-            f"(p={p_value:.2g}, {adjusted:.2g} after {tests} pairs)"
+            f"(p={p_value:.2g}, q={adjusted:.2g} ranked {rank} of {tests} pairs)"
             + (f"; planned in chat {', '.join(m for m, _ in plans)}" if plans else "")
         )
         return Finding(
@@ -208,7 +215,9 @@ class CoordinatedSitOut:
                     "expected_coincidences": round(mean, 6),
                     "p_value": p_value,
                     "candidate_pairs": tests,
-                    "p_value_bonferroni": adjusted,
+                    "p_value_bonferroni": bonferroni(p_value, tests),
+                    "q_value": adjusted,
+                    "p_rank": rank,
                     "mass_onsets_ignored": trn.mass_onsets,
                     "coincidence_times": times,
                     "tables": tables,

@@ -37,6 +37,24 @@ _BOUNTY_COORD = re.compile(
     r"(?:bounty|head)\s+is\s+ours|split\s+(?:his|her|the)\s+bounty|if\s+\S+\s+is\s+all\s+in|"
     r"(?:same|usual)\s+plan|against\s+me|into\s+me|sandwich|squeeze|isolate|reraise|jam)\b"
 )
+# Plans by meaning rather than by template: an attack on a person together with a sign of
+# cooperation ("go after p12 together", "double team the chip leader", "you and me bust him"),
+# or a bounty shared out ("we split his bounty", "50/50 on the ko"). An attack verb that is
+# also ordinary talk ("get", "bust", "kill") counts only with a person as its object.
+_PERSON = r"(?:him|her|them|that\s+guy|the\s+(?:short|big|chip)\s*\w*|@?\w+'s|@\w+|p\d+|seat\s*\d+)"
+_ATTACK = re.compile(
+    r"\b(?:take\s+out|knock\s+out|eliminate|isolate|squeeze|sandwich|go\s+after|hunt\s+down|"
+    r"double[\s-]?team|gang\s+up|team\s+up\s+on|put\s+pressure\s+on|check\s+it\s+down|"
+    rf"(?:get|bust|kill|hit|attack|target|crush|trap)\s+{_PERSON})\b"
+)
+_COOPERATE = re.compile(
+    r"\b(?:together|both|we|us|lets|let'?s|with\s+me|help\s+me|you\s+and\s+(?:me|i)|"
+    r"me\s+and\s+you|between\s+us|double[\s-]?team|gang\s+up|team\s+up|"
+    r"i\s*'?(?:ll)?\s+(?:raise|open|3bet|shove|jam)\s+you|you\s+(?:shove|jam)|"
+    r"(?:same|usual)\s+plan|against\s+me|into\s+me)\b"
+)
+_BOUNTY = re.compile(r"\b(?:bount(?:y|ies)|knock\s*outs?|kos?|head)\b")
+_SHARE = re.compile(r"\b(?:split|share|chop|divide|halves|50\s*/\s*50|fifty\s+fifty|is\s+ours)\b")
 _WORD = re.compile(r"[a-z0-9]+")
 # Necessary conditions, checked before any regex: every _SITOUT_ACT match contains "sit", and
 # every _BOUNTY_ACT match one of the words in `_has_bounty_hint` (most chat contains none).
@@ -46,7 +64,21 @@ _SITOUT_HINT = "sit"
 def _has_bounty_hint(folded: str) -> bool:
     # a chain of `in` (C substring search) is several times cheaper than a generator or regex
     return (
-        "get" in folded
+        "out" in folded
+        or "after" in folded
+        or "team" in folded
+        or "gang" in folded
+        or "bount" in folded
+        or "ko" in folded
+        or "head" in folded
+        or "kill" in folded
+        or "hit" in folded
+        or "attack" in folded
+        or "hunt" in folded
+        or "crush" in folded
+        or "trap" in folded
+        or "pressure" in folded
+        or "get" in folded
         or "bet" in folded
         or "take" in folded
         or "bust" in folded
@@ -88,7 +120,17 @@ def is_bounty_plan(text: str) -> bool:
     folded = fold_text(text)
     if not _has_bounty_hint(folded):
         return False
-    return bool(_BOUNTY_ACT.search(folded) and _BOUNTY_COORD.search(folded))
+    return reads_as_bounty_plan(folded)
+
+
+def reads_as_bounty_plan(folded: str) -> bool:
+    """The plan patterns on folded text, ungated: the simulator's own phrasings (act and
+    coordination) or the intents (an attack on a person and cooperation, or a shared bounty)."""
+    if _BOUNTY_ACT.search(folded) and _BOUNTY_COORD.search(folded):
+        return True
+    if _ATTACK.search(folded) and _COOPERATE.search(folded):
+        return True
+    return bool(_BOUNTY.search(folded) and _SHARE.search(folded))
 
 
 def name_keys(screen_name: str | None, player_id: str) -> set[str]:

@@ -86,6 +86,18 @@ def bonferroni(p_value: float, tests: int) -> float:
     return min(1.0, p_value * max(1, tests))
 
 
+def benjamini_hochberg(p_value: float, tests: int, at_most: int) -> float:
+    """The Benjamini-Hochberg adjusted p-value (q) of a test that ranks `at_most`-th smallest
+    of `tests` (the count of tests with a p-value no larger than its own, itself included).
+
+    Controls the share of false flags among the flagged rather than the chance of any: the
+    same alpha then flags a real pair that sits beside other real pairs, where Bonferroni
+    asks every one of them to beat every pair of the field alone. For a test's rank taken
+    while the others are still running, `at_most` counts only the ones tested so far, which
+    can only make q larger (more conservative) than the batch procedure's."""
+    return min(1.0, p_value * max(1, tests) / max(1, at_most))
+
+
 def shrunk_rate(hits: int, trials: int, prior: float, weight: float) -> float:
     """A player's rate pulled toward the table's, so a thin baseline cannot look extreme."""
     return (hits + weight * prior) / (trials + weight)

@@ -143,6 +143,10 @@ class CardTalk:
     reads: tuple[str, ...] = ()  # reads on a player: "he's bluffing", "you are ahead"
     strength: tuple[str, ...] = ()  # "two pair", "flush draw"
     imperative: bool = False  # an action verb said as a command
+    # Rank pairs said with no card word near ("i let 72 go", "my 98 would have hit", "j9s"):
+    # too ambiguous to flag on their own, unambiguous once the hand history shows the speaker
+    # folded exactly those ranks (`verdicts.retro_verdict`).
+    loose: tuple[CardMention, ...] = ()
 
     @property
     def names_cards(self) -> bool:
@@ -161,7 +165,7 @@ class CardTalk:
     @property
     def poker(self) -> bool:
         """Anything about the cards or the action at all."""
-        return bool(self.mentions or self.reads or self.actions or self.strength)
+        return bool(self.mentions or self.reads or self.actions or self.strength or self.loose)
 
     def describe(self) -> str:
         parts = [m.text for m in self.mentions] + list(self.reads) + list(self.strength)
@@ -177,8 +181,15 @@ def _number_like(text: str, start: int, end: int) -> bool:
     return bool(_NUMBER_NEXT.match(text[end:]) or _NUMBER_PREV.search(text[:start]))
 
 
-def _mentions(text: str) -> list[CardMention]:
+def _is_amount(a: str, b: str, tail: str | None) -> bool:
+    """ "4k", "5K": thousands of chips, never the cards king-four (written high first)."""
+    return a.isdigit() and b in "kK" and tail is None
+
+
+def _mentions(text: str) -> tuple[list[CardMention], list[CardMention]]:
+    """The card mentions of `text`, and the loose ones (see `CardTalk.loose`)."""
     found: list[CardMention] = []
+    loose: list[CardMention] = []
     taken: list[tuple[int, int]] = []
 
     def add(span: tuple[int, int], mention: CardMention) -> None:
@@ -204,15 +215,20 @@ def _mentions(text: str) -> list[CardMention]:
         )
     for m in _COMBO.finditer(text):
         token = m.group(0)
-        if token.islower() and (token in _COMBO_STOP or not _CARD_CONTEXT.search(text)):
-            continue
         a, b, tail = m.group(1), m.group(2), m.group(3)
-        digits = a.isdigit() and b.isdigit()
-        number = digits and _number_like(text, *m.span())
-        if number or (digits and a != b and not tail and not _CARD_CONTEXT.search(text)):
+        if token in _COMBO_STOP or _is_amount(a, b, tail):
             continue
         suited = None if tail is None else tail == "s"
-        add(m.span(), CardMention(token, _sorted_ranks(a, b), (), suited))
+        mention = CardMention(token, _sorted_ranks(a, b), (), suited)
+        digits = a.isdigit() and b.isdigit()
+        if digits and _number_like(text, *m.span()):
+            continue
+        context = _CARD_CONTEXT.search(text) is not None
+        if (token.islower() and not context) or (digits and a != b and not tail and not context):
+            if a.isdigit() or b.isdigit() or tail:  # "72", "j9", "kqs"; not "ak" or "kq" alone
+                loose.append(mention)
+            continue
+        add(m.span(), mention)
     for m in _PLURAL_ALONE.finditer(text):
         rank = _PLURAL[m.group(1).lower()]
         add(m.span(), CardMention(m.group(0), (rank, rank)))
@@ -222,7 +238,8 @@ def _mentions(text: str) -> list[CardMention]:
         add(m.span(), CardMention(m.group(0), (m.group(1)[0],), (m.group(1),)))
     for m in _SINGLE_RANK.finditer(text):
         add(m.span(1), CardMention(m.group(0), (_WORD_RANK[m.group(1).lower()],)))
-    return found
+    spans = [(m.text, m.ranks) for m in found]
+    return found, [m for m in loose if (m.text, m.ranks) not in spans]
 
 
 def could_be_poker(text: str) -> bool:
@@ -249,14 +266,16 @@ def parse(text: str) -> CardTalk:
     reads += [m.group(0) for m in _YOU_READ.finditer(text)]
     if re.search(r"\bpay\s+(?:him|her|them)\s+off\b", text, re.I):
         reads.append("pay him off")
+    mentions, loose = _mentions(text)
     return CardTalk(
-        mentions=tuple(_mentions(text)),
+        mentions=tuple(mentions),
         fold_talk=bool(_FOLD_TALK.search(text)),
         holds_talk=bool(_HOLDS.search(text)),
         actions=tuple(m.group(0).lower() for m in _ACTION.finditer(text)),
         reads=tuple(reads),
         strength=tuple(m.group(0).lower() for m in _STRENGTH.finditer(text)),
         imperative=bool(_IMPERATIVE.search(text)),
+        loose=tuple(loose),
     )
 
 

@@ -72,6 +72,9 @@ def retro_verdict(
     own = holdings.get(m.player_id)
     talk = m.talk
     hits = [x for x in talk.mentions if own and _specific(x, talk) and x.matches(own)]
+    if folded and own and not hits:
+        # "i let 72 go": a bare rank pair is a leak only when it is exactly the folded hand
+        hits = [x for x in talk.loose if x.matches(own)]
     stale = [x for x in talk.mentions if (p := previous.get(m.player_id)) and x.matches(p)]
     if m.in_grace and stale and not hits:
         return None  # talk about the previous hand, sent as this one was dealt

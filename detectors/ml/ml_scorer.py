@@ -22,6 +22,7 @@ from __future__ import annotations
 import array
 import itertools
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -271,11 +272,26 @@ def _model_at(model_dir: str) -> LinearModel:
 AIM_DEPENDENT = GAME_WORDS | WEAK_INSULTS
 
 # The speaker as the subject of what is said ("i'm such an idiot", "my bad", "stupid me").
-_SELF_WORDS = frozenset({"i'm", "im", "myself", "i've", "ive"})
-_SELF_PAIRS = frozenset({("i", "am"), ("my", "bad"), ("from", "me"), ("stupid", "me")})
+# "I am" in the room's other languages too ("soy un idiota", "jestem debil"): the abusive head
+# learnt English, and its character slices now read "idiota" as "idiot".
+_SELF_WORDS = frozenset(
+    {"i'm", "im", "myself", "i've", "ive", "soy", "sou", "jestem", "jsem", "suis", "sono"}
+)
+_SELF_PAIRS = frozenset(
+    {("i", "am"), ("my", "bad"), ("from", "me"), ("stupid", "me"), ("ich", "bin")}
+)
 _SOMEONE_ELSE = frozenset(
     {"you", "u", "ur", "your", "you're", "youre", "ya", "yours", "yourself", "he", "she", "him"}
     | {"her", "his", "they", "them", "their", "he's", "she's", "they're"}
+    | {"eres", "bist", "du", "dich", "jestes", "jsi", "sei", "toi", "vous", "sen", "seni"}
+)
+# A single question about the reader ("did you subscribe to the sunday series alerts?"): table
+# talk, not a pitch, whatever words it shares with one. A pitch that asks ("do you want to win
+# 1000? call ...") goes on past its question, or carries a number or a link.
+_QUESTION_TO_THE_READER = re.compile(
+    r"\s*(?:did|do|does|have|has|are|is|can|could|would|will|were)\s+(?:you|u|ya)\b"
+    r"[^.!?\d/@]*\?\s*",
+    re.I,
 )
 
 
@@ -330,6 +346,8 @@ class MlScorer:
             return []
         if "abusive" in heads and over[heads.index("abusive")]:
             over[heads.index("abusive")] = self._abusive_stands(model, event.text)
+        if "spam" in heads and over[heads.index("spam")]:
+            over[heads.index("spam")] = not _QUESTION_TO_THE_READER.fullmatch(event.text)
         chosen = [i for i, head in enumerate(heads) if over[i] and head == "spam"]
         for head in TOXIC_PRECEDENCE:
             if head in heads and over[heads.index(head)]:

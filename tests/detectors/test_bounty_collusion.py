@@ -369,3 +369,46 @@ def test_planning_chat_and_play_share_one_flag_identity() -> None:
     assert chat_only[0].tournament_id == "trn-1"
     assert chat_only[0].dedupe_key == play[0].dedupe_key == "trn-1:p-a,p-b"
     assert chat_only[0].identity == play[0].identity
+
+
+def isolation_hand(n: int, a: str, b: str, target: str, early: int = 0) -> HandEvent:
+    """The isolate tactic: one member opens, the partner flat-calls so the target, still to
+    act, is caught between them and calls; the rest fold. No re-raise anywhere."""
+    others = [p for p in PLAYERS if p not in (a, b, target)]
+    k = early % len(others)
+    others = others[k:] + others[:k]
+    acts: list[Act] = [(p, "fold", 0) for p in others[:2]]
+    acts += [(a, "raise", 250), (b, "call", 250)]
+    acts += [(p, "fold", 0) for p in others[2:]]
+    acts += [(target, "call", 250)]
+    return make_hand(n, acts)
+
+
+def isolating_tournament(every: int, hands: int = 400, seed: int = 3) -> list[HandEvent]:
+    rng = random.Random(seed)
+    out: list[HandEvent] = []
+    for n in range(hands):
+        if n % every == 0:
+            a, b = ("p-a", "p-b") if n % 2 else ("p-b", "p-a")
+            out.append(isolation_hand(n, a, b, "p-t", early=n // every))
+        else:
+            out.append(honest_hand(n, rng))
+    return out
+
+
+def test_a_pair_that_isolates_by_flat_calls_is_flagged_on_play_alone() -> None:
+    found = run(isolating_tournament(every=8))
+    assert found, "a pair flat-calling each other's opens around one target should flag"
+    first = found[0]
+    assert first.player_ids == ("p-a", "p-b")
+    assert first.evidence.details["target"] == "p-t"
+    m = first.evidence.measures
+    assert m["pair_move"] == "flat-called"
+    assert isinstance(m["flat_calls"], int) and m["flat_calls"] >= 5
+    assert "flat-called each other's opens" in first.evidence.summary
+    assert first.message_ids == ()  # play alone: no planning chat
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_honest_tables_never_flag_by_flat_calls(seed: int) -> None:
+    assert run(tournament(colluding_every=None, hands=600, seed=seed)) == []

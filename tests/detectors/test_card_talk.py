@@ -112,3 +112,24 @@ def test_emoji_count() -> None:
     assert emoji_count("🤫") == 1
     assert emoji_count("🤑🤑🤑🤑🤑🤑") == 6
     assert emoji_count("nh") == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "ranks"),
+    [
+        ("i let 72 go", ("7", "2")),
+        ("65o lol", ("6", "5")),
+        ("t9s, ugh", ("T", "9")),
+    ],
+)
+def test_bare_rank_pairs_are_loose_mentions_only(text: str, ranks: tuple[str, ...]) -> None:
+    talk = parse(text)
+    assert talk.mentions == ()
+    assert [m.ranks for m in talk.loose] == [ranks]
+    assert not talk.names_cards  # never flagged live: only the folded hand can confirm them
+
+
+@pytest.mark.parametrize("text", ["raise to 4k", "i have 4k behind", "25bb left", "gg 2.5k"])
+def test_amounts_are_never_cards(text: str) -> None:
+    talk = parse(text)
+    assert talk.mentions == () and talk.loose == ()

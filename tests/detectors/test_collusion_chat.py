@@ -12,8 +12,6 @@ import unicodedata
 import pytest
 
 from railbird.detectors.collusion.planning_chat import (
-    _BOUNTY_ACT,
-    _BOUNTY_COORD,
     _SITOUT_ACT,
     _SITOUT_COORD,
     fold_text,
@@ -21,6 +19,7 @@ from railbird.detectors.collusion.planning_chat import (
     is_sitout_plan,
     known_name_keys,
     name_keys,
+    reads_as_bounty_plan,
 )
 from tests.corpora import POKER_CHAT, csv_texts
 from tests.paths import DATA
@@ -62,7 +61,7 @@ def test_gated_plans_equal_the_ungated_regexes_on_every_corpus_row() -> None:
         folded = _reference_fold(text)
         assert fold_text(text) == folded, text
         expected_sitout = bool(_SITOUT_ACT.search(folded) and _SITOUT_COORD.search(folded))
-        expected_bounty = bool(_BOUNTY_ACT.search(folded) and _BOUNTY_COORD.search(folded))
+        expected_bounty = reads_as_bounty_plan(folded)
         assert is_sitout_plan(text) == expected_sitout, text
         assert is_bounty_plan(text) == expected_bounty, text
         sitout += expected_sitout
@@ -83,3 +82,46 @@ def test_name_keys_are_memoised_without_changing_them(
 ) -> None:
     assert name_keys(screen_name, player_id) == keys
     assert known_name_keys(screen_name, player_id) == tuple(sorted(keys))
+
+
+# Written before the reader, in wordings the simulator's templates do not use.
+OPEN_PLANS = [
+    "go after p12 together",
+    "double team the chip leader",
+    "we split his bounty",
+    "you and me vs the big stack, we share the ko",
+    "gang up on the short stack with me",
+    "we chop the bounty on seat 4",
+    "help me bust alex, 50/50 on the bounty",
+    "me and you put pressure on him, he's short",
+    "lets get him before the break",
+    "team up on @maria, her head is worth 4x",
+]
+NOT_PLANS = [
+    "nice bounty",
+    "his bounty is huge lol",
+    "i want that bounty",
+    "gl everyone, let's have fun",
+    "we both got unlucky",
+    "split pot again",
+    "lets go team",
+    "want to chop the prize pool?",
+    "i will bust that guy eventually",
+    "together we are strong",
+    "he got knocked out by the bounty hunter",
+    "we all want his bounty",
+    "we bust soon lol",
+    "let's get food after this",
+    "kill pot next hand",
+    "take out the trash lol",
+]
+
+
+@pytest.mark.parametrize("text", OPEN_PLANS)
+def test_plans_in_open_wording_are_read(text: str) -> None:
+    assert is_bounty_plan(text)
+
+
+@pytest.mark.parametrize("text", NOT_PLANS)
+def test_bounty_talk_that_plans_nothing_is_not_a_plan(text: str) -> None:
+    assert not is_bounty_plan(text)

@@ -129,6 +129,27 @@ CASES = [
         "high",
     ),
     (
+        "folded player names own ranks as bare digits",
+        chat("i let 94 go", t=25, player="p-dan", message_id="m-digits"),
+        "critical",
+        "hole_card_leak",
+        None,  # "94" alone could be anything: only the history shows it was the folded hand
+    ),
+    (
+        "folded player names own ranks as digits with offsuit",
+        chat("94o lol", t=25, player="p-dan", message_id="m-digits2"),
+        "critical",
+        "hole_card_leak",
+        None,
+    ),
+    (
+        "folded player names own ranks as digits in a sentence",
+        chat("my 94 would have made two pair", t=25, player="p-dan", message_id="m-digits3"),
+        "critical",
+        "hole_card_leak",
+        None,
+    ),
+    (
         "folded player names cards not held",
         chat("folded KQ lol", t=25, player="p-cat", message_id="m-notheld"),
         "high",
@@ -191,6 +212,10 @@ NOT_FLAGGED = [
         chat("he's bluffing", t=30, channel="private", table=None, recipient="p-zed"),
     ),
     ("lobby chat during a hand", chat("he's bluffing lol", t=30, channel="lobby", table=None)),
+    ("bare digits that are not the folded hand", chat("i let 72 go", t=25, player="p-dan")),
+    ("a count of players", chat("94 players left", t=25, player="p-dan")),
+    ("an amount, not king-four", chat("only 4k behind", t=25, player="p-dan")),
+    ("an amount in big blinds", chat("94bb deep", t=25, player="p-dan")),
 ]
 
 

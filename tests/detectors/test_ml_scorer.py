@@ -59,8 +59,11 @@ def test_sms_style_spam_is_flagged() -> None:
     assert [f.category for f in found] == ["spam"]
 
 
-def test_features_are_words_and_pairs_without_numbers() -> None:
-    assert features("Nice hand 1500") == ["u:nice", "u:hand", "u:0", "b:nice hand", "b:hand 0"]
+def test_features_are_words_pairs_and_slices_without_numbers() -> None:
+    assert features("Nice hand 1500") == [
+        *("u:nice", "u:hand", "u:0", "b:nice hand", "b:hand 0"),
+        *("c:<nic", "c:nice", "c:ice>", "c:<han", "c:hand", "c:and>"),
+    ]
     assert all(0 <= b < N_FEATURES for b in buckets("anything at all"))
 
 
@@ -99,3 +102,26 @@ def test_batched_probabilities_equal_the_per_message_ones() -> None:
     for row, text in zip(batch, texts, strict=True):
         single = list(model.probabilities(text).values())
         assert row == pytest.approx(single, abs=1e-5), text
+
+
+@pytest.mark.parametrize(
+    ("text", "flagged"),
+    [
+        ("soy un idiota, mal call", False),  # "I am an idiot": about the speaker
+        ("jestem idiota, zly call", False),
+        ("eres un idiota", True),
+        ("you are such an idiota", True),
+    ],
+)
+def test_the_abusive_head_spares_self_deprecation_in_other_languages(
+    text: str, flagged: bool
+) -> None:
+    found = MlScorer().detect(chat(text), TtlState())
+    assert any(f.category == "profanity" for f in found) is flagged
+
+
+def test_a_single_question_to_the_reader_is_never_ml_spam() -> None:
+    question = "did you subscribe to the sunday series alerts?"
+    assert MlScorer().detect(chat(question), TtlState()) == []
+    pitch = "do you want to win 1000 cash? subscribe now, call 09061701461"
+    assert [f.category for f in MlScorer().detect(chat(pitch), TtlState())] == ["spam"]

@@ -16,6 +16,7 @@ import pytest
 from railbird.detectors.findings import Finding
 from railbird.detectors.ml.features import buckets
 from railbird.detectors.ml.ml_scorer import (
+    _QUESTION_TO_THE_READER,
     TOXIC_PRECEDENCE,
     LinearModel,
     MlScorer,
@@ -44,6 +45,8 @@ def _reference(scorer: MlScorer, text: str) -> list[tuple[Any, ...]]:
         return []
     if "abusive" in model.heads and over[model.heads.index("abusive")]:
         over[model.heads.index("abusive")] = scorer._abusive_stands(model, text)
+    if "spam" in model.heads and over[model.heads.index("spam")]:
+        over[model.heads.index("spam")] = not _QUESTION_TO_THE_READER.fullmatch(text)
     chosen = [i for i, head in enumerate(model.heads) if over[i] and head == "spam"]
     for head in TOXIC_PRECEDENCE:
         if over[model.heads.index(head)]:
@@ -54,7 +57,8 @@ def _reference(scorer: MlScorer, text: str) -> list[tuple[Any, ...]]:
     for i in chosen:
         contributions = rows[:, i]
         order = np.argsort(-contributions)[: scorer.top_features]
-        top = [features[j][2:] for j in order if contributions[j] > 0]
+        # a word named once, however many of its slices are among the top buckets
+        top = list(dict.fromkeys(features[j][2:] for j in order if contributions[j] > 0))
         probability = float(probs[i])
         threshold = float(model.thresholds[i])
         severity = "medium" if probability >= (1 + threshold) / 2 else "low"
