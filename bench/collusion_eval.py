@@ -170,7 +170,7 @@ def score_day(day: dict[str, Any], totals: Totals) -> None:
         if intensity is None:
             totals.false_flags[cat] = totals.false_flags.get(cat, 0) + 1
             totals.false_players.setdefault(cat, set()).update(players - team_players)
-            if any(players <= set(h["player_ids"]) for h in hard):
+            if any(players <= set(h.get("player_ids", ())) for h in hard):
                 totals.hard_negative_flags[cat] = totals.hard_negative_flags.get(cat, 0) + 1
             continue
         s = totals.score(cat, intensity)

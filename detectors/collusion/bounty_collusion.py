@@ -22,6 +22,7 @@ from typing import ClassVar
 
 from railbird.detectors.collusion.bounty_groups import group_finding, group_members, group_test
 from railbird.detectors.collusion.bounty_ledger import (
+    ISOLATION_MIN_FACED,
     BountyTournament,
     Pair,
     PairTest,
@@ -114,7 +115,10 @@ class BountyCollusion:
         """A pair that flat-calls each other's opens far more than each calls anybody else's,
         and both join pots while one seatmate is live far more than after it folded: the team
         that keeps its target in the pot between them instead of re-raising it out. Found on
-        play alone; the second play test per pair doubles the Bonferroni family."""
+        play alone. Only pairs that faced each other's opens `ISOLATION_MIN_FACED` times are
+        tested, so they alone are the Bonferroni family (see `bounty_ledger`)."""
+        if trn.pairs[pair].faced < ISOLATION_MIN_FACED:
+            return None
         test = trn.call_test(pair)
         plans = self._plans(pair, state)
         if test.reraises < (self.min_reraises_with_plan if plans else self.min_calls):
@@ -125,7 +129,7 @@ class BountyCollusion:
         if guess is None or guess.p_value >= self.max_target_p:
             return None
         combined = fisher_two(test.p_value, max(guess.p_value, self.target_p_floor))
-        tests = 1 if plans else 2 * trn.candidate_pairs()
+        tests = 1 if plans else max(1, trn.isolation_family)
         adjusted = bonferroni(combined, tests)
         if adjusted >= (self.alpha_with_plan if plans else self.alpha):
             return None

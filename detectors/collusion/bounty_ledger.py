@@ -18,6 +18,10 @@ from railbird.detectors.events import HandEvent
 SHORT_BB = 15  # below this many big blinds a re-raise is usually a push-or-fold shove
 PRIOR_RATE = 0.06  # population re-raise rate, a weak prior for players with few chances
 CALL_PRIOR_RATE = 0.15  # population flat-call rate of an open, the same kind of prior
+# The flat-call test runs only for pairs that faced each other's opens this often, fixed in
+# advance whatever they did with them, so its Bonferroni family is those pairs alone: most
+# pairs of a 500-player field meet a few times and could never reach significance.
+ISOLATION_MIN_FACED = 12
 PRIOR_WEIGHT = 10.0
 MAX_HANDS_KEPT = 40
 ENTRY_PRIOR_WEIGHT = 10.0  # decisions of the player's overall entry rate mixed into a baseline
@@ -112,6 +116,7 @@ class BountyTournament:
     entry: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     decided: dict[str, list[int]] = field(default_factory=dict)
     seatmates: dict[str, set[str]] = field(default_factory=dict)
+    isolation_family: int = 0  # pairs with at least ISOLATION_MIN_FACED faced opens
 
     def add_hand(self, feats: HandFeatures, hand: HandEvent, big_blind: int) -> list[Pair]:
         """Count the hand; return the pairs whose re-raise count just grew."""
@@ -123,6 +128,8 @@ class BountyTournament:
             self.pair_faced[fo.player_id, fo.opener, short] += 1
             counts = self.pairs.setdefault(pair_of(fo.player_id, fo.opener), _PairCounts())
             counts.faced += 1
+            if counts.faced == ISOLATION_MIN_FACED:
+                self.isolation_family += 1
             counts.faced_by_depth[fo.player_id, short] += 1
             if fo.reraised:
                 self.reraised[fo.player_id, short] += 1
