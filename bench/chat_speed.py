@@ -227,9 +227,11 @@ def section(
     """One message set: the chain, the lexical detectors alone, better-profanity, the ratio.
 
     Each round is its own messages (another simulated day for the table-chat stream, so no
-    per-text cache has seen them) with the chain (a fresh pipeline) and better-profanity timed
-    one after the other on them; the ratio is the median over the paired rounds: a shared
-    machine slows both sides of a pair alike, and one slow pass no longer decides."""
+    round replays the previous one's texts; module-level memos such as the ML verdicts do carry
+    over, as they would in a long-running process, and templated chat repeats) with the chain
+    (a fresh pipeline) and better-profanity timed one after the other on them; the ratio is the
+    median over the paired rounds: a shared machine slows both sides of a pair alike, and one
+    slow pass no longer decides."""
     lines = [f"### {title}", "", *_HEADER]
     ratios: list[float] = []
     for number, (texts, run_chain) in enumerate(rounds):

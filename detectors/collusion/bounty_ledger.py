@@ -119,7 +119,7 @@ class BountyTournament:
     isolation_family: int = 0  # pairs with at least ISOLATION_MIN_FACED faced opens
 
     def add_hand(self, feats: HandFeatures, hand: HandEvent, big_blind: int) -> list[Pair]:
-        """Count the hand; return the pairs whose re-raise count just grew."""
+        """Count the hand; return the pairs whose re-raise or flat-call count just grew."""
         stacks = {s.player_id: s.stack for s in hand.seats}
         touched: list[Pair] = []
         for fo in feats.faced_opens:

@@ -35,17 +35,22 @@ _BOUNTY_ACT = re.compile(
 _BOUNTY_COORD = re.compile(
     r"\b(?:together|i\s*'?(?:ll)?\s+(?:raise|open|3bet|shove|jam)\s+you|you\s+(?:shove|jam)|"
     r"(?:bounty|head)\s+is\s+ours|split\s+(?:his|her|the)\s+bounty|if\s+\S+\s+is\s+all\s+in|"
-    r"(?:same|usual)\s+plan|against\s+me|into\s+me|sandwich|squeeze|isolate|reraise|jam)\b"
+    r"(?:same|usual)\s+plan|against\s+me|into\s+me)\b"
 )
 # Plans by meaning rather than by template: an attack on a person together with a sign of
-# cooperation ("go after p12 together", "double team the chip leader", "you and me bust him"),
-# or a bounty shared out ("we split his bounty", "50/50 on the ko"). An attack verb that is
-# also ordinary talk ("get", "bust", "kill") counts only with a person as its object.
-_PERSON = r"(?:him|her|them|that\s+guy|the\s+(?:short|big|chip)\s*\w*|@?\w+'s|@\w+|p\d+|seat\s*\d+)"
+# cooperation ("go after p12 together", "double team the chip leader", "you and me vs the big
+# stack"), or a named player's bounty shared out ("we split his bounty", "50/50 on the ko").
+# Every attack verb needs a person as its object ("lets go after the break", "we take out the
+# trash", "we hit the big blind" are not plans), and a bounty must be someone's ("do bounties
+# split?", "head to head, chop?" are not).
+_PERSON = (
+    r"(?:him|her|them|that\s+guy|the\s+(?:short\s*stack|big\s*stack|chip\s*leader|fish|donk)|"
+    r"@\w+|p-?\d+|seat\s*\d+|\w+'s\s+(?:bounty|head|stack))"
+)
 _ATTACK = re.compile(
     r"\b(?:take\s+out|knock\s+out|eliminate|isolate|squeeze|sandwich|go\s+after|hunt\s+down|"
-    r"double[\s-]?team|gang\s+up|team\s+up\s+on|put\s+pressure\s+on|check\s+it\s+down|"
-    rf"(?:get|bust|kill|hit|attack|target|crush|trap)\s+{_PERSON})\b"
+    r"double[\s-]?team|gang\s+up\s+on|team\s+up\s+on|put\s+pressure\s+on|get|bust|kill|hit|"
+    rf"attack|target|crush|trap|vs|versus)\s+{_PERSON}"
 )
 _COOPERATE = re.compile(
     r"\b(?:together|both|we|us|lets|let'?s|with\s+me|help\s+me|you\s+and\s+(?:me|i)|"
@@ -53,11 +58,15 @@ _COOPERATE = re.compile(
     r"i\s*'?(?:ll)?\s+(?:raise|open|3bet|shove|jam)\s+you|you\s+(?:shove|jam)|"
     r"(?:same|usual)\s+plan|against\s+me|into\s+me)\b"
 )
-_BOUNTY = re.compile(r"\b(?:bount(?:y|ies)|knock\s*outs?|kos?|head)\b")
+_BOUNTY = re.compile(
+    r"\b(?:(?:his|her|their|\w+'s)\s+(?:bounty|ko|head)|(?:bounty|ko)\s+(?:on|of)\s+\S+|"
+    r"(?:50\s*/\s*50|fifty\s+fifty)\s+on\s+the\s+(?:bounty|ko)|\S+\s+(?:bounty|head)\s+is\s+ours)"
+)
 _SHARE = re.compile(r"\b(?:split|share|chop|divide|halves|50\s*/\s*50|fifty\s+fifty|is\s+ours)\b")
 _WORD = re.compile(r"[a-z0-9]+")
 # Necessary conditions, checked before any regex: every _SITOUT_ACT match contains "sit", and
-# every _BOUNTY_ACT match one of the words in `_has_bounty_hint` (most chat contains none).
+# every match of _BOUNTY_ACT, _ATTACK and _BOUNTY one of the words in `_has_bounty_hint` (most
+# chat contains none).
 _SITOUT_HINT = "sit"
 
 
@@ -71,6 +80,8 @@ def _has_bounty_hint(folded: str) -> bool:
         or "bount" in folded
         or "ko" in folded
         or "head" in folded
+        or "vs" in folded
+        or "versus" in folded
         or "kill" in folded
         or "hit" in folded
         or "attack" in folded

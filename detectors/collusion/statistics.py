@@ -92,9 +92,10 @@ def benjamini_hochberg(p_value: float, tests: int, at_most: int) -> float:
 
     Controls the share of false flags among the flagged rather than the chance of any: the
     same alpha then flags a real pair that sits beside other real pairs, where Bonferroni
-    asks every one of them to beat every pair of the field alone. For a test's rank taken
-    while the others are still running, `at_most` counts only the ones tested so far, which
-    can only make q larger (more conservative) than the batch procedure's."""
+    asks every one of them to beat every pair of the field alone. In a stream the rank is
+    taken against the other pairs' p-values as last computed: a pair not tested since has a
+    p-value from less exposure (smaller than it would be now), so the rank, and the q, can be
+    a little more generous than the batch procedure's on the same data."""
     return min(1.0, p_value * max(1, tests) / max(1, at_most))
 
 

@@ -8,7 +8,7 @@ for buckets, never training text.
 
 The buckets are the shipped model's vocabulary, so the definition never changes within a model
 version: `clean` then `[a-z0-9']+` tokens, quotes stripped, "rt" dropped. The character slices
-(words of three letters or more, padded with "<" and ">") are there for the words a word list
+(tokens of three characters or more, padded with "<" and ">") are there for the words a word list
 never saw: "noobs", "trashy", "uninstal", "fuking" share slices with the words it did see, so
 an insult's inflections and misspellings score like the insult.
 

@@ -91,8 +91,10 @@ class LinearModel:
     _heads: tuple[tuple[float, float, float, float], ...] = field(init=False, repr=False)
     threshold_values: tuple[float, ...] = field(init=False, repr=False)
     version: str = field(init=False, repr=False)
-    # One byte per bucket and head: see `reach_bound`.
+    # One byte per bucket and head (see `reach_bound`), and their largest per bucket: one pass
+    # over that proves most chat, the per-head tables the rest.
     bound: tuple[bytes, ...] = field(init=False, repr=False)
+    bound_any: bytes = field(init=False, repr=False)
     _verdicts: dict[str, Verdict] = field(init=False, repr=False)
     # The last text scored: its words, its features' buckets and the distinct buckets.
     _last: list[Any] = field(init=False, repr=False)
@@ -114,7 +116,10 @@ class LinearModel:
         object.__setattr__(self, "_heads", tuple(per_head))
         object.__setattr__(self, "threshold_values", tuple(self.thresholds.tolist()))
         object.__setattr__(self, "version", str(self.manifest.get("version")))
-        object.__setattr__(self, "bound", reach_bound(weights, self.intercepts, limits))
+        tables = reach_bound(weights, self.intercepts, limits)
+        object.__setattr__(self, "bound", tables)
+        stacked = np.frombuffer(b"".join(tables), dtype=np.uint8).reshape(len(tables), -1)
+        object.__setattr__(self, "bound_any", stacked.max(axis=0).tobytes())
         object.__setattr__(self, "_verdicts", {})
         object.__setattr__(self, "_last", [None, [], [], []])
 
@@ -128,7 +133,10 @@ class LinearModel:
             self._verdicts.clear()
         entries = words(text)
         raw = feature_ids(entries)
-        if len(raw) <= MAX_IDS and all(sum(map(q.__getitem__, raw)) < K for q in self.bound):
+        if len(raw) <= MAX_IDS and (
+            sum(map(self.bound_any.__getitem__, raw)) < K
+            or all(sum(map(q.__getitem__, raw)) < K for q in self.bound)
+        ):
             self._verdicts[text] = _UNREACHABLE
             return _UNREACHABLE
         ids = raw if len(set(raw)) == len(raw) else list(dict.fromkeys(raw))
@@ -275,15 +283,17 @@ AIM_DEPENDENT = GAME_WORDS | WEAK_INSULTS
 # "I am" in the room's other languages too ("soy un idiota", "jestem debil"): the abusive head
 # learnt English, and its character slices now read "idiota" as "idiot".
 _SELF_WORDS = frozenset(
-    {"i'm", "im", "myself", "i've", "ive", "soy", "sou", "jestem", "jsem", "suis", "sono"}
+    {"i'm", "im", "myself", "i've", "ive", "soy", "sou", "jestem", "jsem", "suis"}
 )
 _SELF_PAIRS = frozenset(
-    {("i", "am"), ("my", "bad"), ("from", "me"), ("stupid", "me"), ("ich", "bin")}
+    {("i", "am"), ("my", "bad"), ("from", "me"), ("stupid", "me"), ("ich", "bin"), ("io", "sono")}
 )
 _SOMEONE_ELSE = frozenset(
     {"you", "u", "ur", "your", "you're", "youre", "ya", "yours", "yourself", "he", "she", "him"}
     | {"her", "his", "they", "them", "their", "he's", "she's", "they're"}
-    | {"eres", "bist", "du", "dich", "jestes", "jsi", "sei", "toi", "vous", "sen", "seni"}
+    # other languages' "you" (tokens are ASCII: "jesteś" reads "jeste", "você" reads "voc")
+    | {"eres", "tu", "te", "bist", "du", "dich", "ty", "jestes", "jeste", "jsi", "sei", "toi"}
+    | {"vous", "voce", "voc", "vc", "sen", "seni", "they're", "sono"}
 )
 # A single question about the reader ("did you subscribe to the sunday series alerts?"): table
 # talk, not a pitch, whatever words it shares with one. A pitch that asks ("do you want to win

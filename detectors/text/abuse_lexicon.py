@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import itertools
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
 from railbird.detectors.text.abuse_terms import Entry, Lexicon, lexicon
 from railbird.detectors.text.abuse_words import (
-    ACCENT_DISGUISES_ONLY,
+    ACCENTED_FOREIGN_WORDS,
     GERMAN_ACE_BEFORE,
     GIVEN_NAMES,
     GLUED_ALLOWLIST,
@@ -239,24 +238,13 @@ def _is_name(parsed: Normalised, index: int, entry: Entry) -> bool:
 def _is_foreign_word(parsed: Normalised, index: int, entry: Entry) -> bool:
     """German "ich höre auf" or "das Ass": a word of another language that folds onto a term.
 
-    The other languages' own abuse is `multilingual_abuse`'s to find; here a Latin diacritic
-    marks a foreign word unless the term is a strong stem an accent only disguises.
-    """
+    The other languages' own abuse is `multilingual_abuse`'s to find; here only the known
+    collisions are spared, so an accent added to an English insult never hides it."""
     token = parsed.tokens[index]
     if entry.term == "ass" and index > 0:
         return parsed.tokens[index - 1].form in GERMAN_ACE_BEFORE
-    if entry.term in ACCENT_DISGUISES_ONLY:
-        return False
     typed = parsed.text[token.start : token.end]
-    return not typed.isascii() and any(_is_accented_latin(c) for c in typed)
-
-
-def _is_accented_latin(char: str) -> bool:
-    """ "ö", "é", "ñ" (a Latin letter with a combining mark), or "ß", "ø", "æ", "å"."""
-    if char in "ßøæåÆØÅ":
-        return True
-    base = unicodedata.decomposition(char).split(" ")[0]
-    return len(base) == 4 and base.isalnum() and int(base, 16) < 0x80
+    return not typed.isascii() and typed.lower() in ACCENTED_FOREIGN_WORDS
 
 
 def _split_word_hits(lex: Lexicon, parsed: Normalised, covered: set[int]) -> list[Hit]:

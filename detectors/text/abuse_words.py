@@ -124,10 +124,9 @@ GLUED_STEMS: dict[str, str] = {
 }
 
 # Other languages' words that meet an English term once their accents are folded away: German
-# "höre" (I hear) folds to "hore". A word typed with a Latin diacritic ("ö", "é", "ß") is read
-# as a foreign word unless its folded form is one of these strong English stems, which an
-# accent only disguises ("fück", "shït").
-ACCENT_DISGUISES_ONLY = frozenset(GLUED_STEMS.values())
+# "höre" (I hear) folds to "hore". Only these, as typed: any other accent on an English term is a
+# disguise ("fück", "you mörön", "ur a fàg") and still matches.
+ACCENTED_FOREIGN_WORDS = word_set("höre hörer hört")
 
 # German "Ass" is the ace: after an article, a possessive or a count it is never the English
 # word ("fürchte das Ass", "zwei Asse", "mein Ass").

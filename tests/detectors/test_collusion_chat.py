@@ -114,6 +114,14 @@ NOT_PLANS = [
     "let's get food after this",
     "kill pot next hand",
     "take out the trash lol",
+    "lets go after the break",
+    "we take out the trash lol",
+    "we squeeze every time lol",
+    "we get it's fine",
+    "we hit the big blind again",
+    "head to head, want to chop?",
+    "do bounties split in half?",
+    "how does the ko work? do we share it?",
 ]
 
 

@@ -149,6 +149,10 @@ def test_scan_reports_how_each_hit_was_found() -> None:
         ("fück you", True),  # an accent on a strong stem only disguises it
         ("shït player", True),
         ("fuсk you", True),  # Cyrillic "с": a homoglyph, not a foreign word
+        ("ur a fàg", True),  # any other accent on an English term is a disguise
+        ("you mörön", True),
+        ("you dümbass", True),
+        ("fúcking idiot", True),
     ],
 )
 def test_foreign_words_that_fold_onto_english_terms(text: str, flagged: bool) -> None:
