@@ -133,14 +133,7 @@ class BountyCollusion:
         adjusted = bonferroni(combined, tests)
         if adjusted >= (self.alpha_with_plan if plans else self.alpha):
             return None
-        trn.flagged.add(pair)
-        group = trn.group(pair)
-        support = trn.support(group, guess.target)
-        strong = bool(plans) or support.knockouts > 0 or support.checkdowns >= 2
-        severity: Severity = "high" if strong or adjusted < 1e-6 else "medium"
-        return self._finding(
-            hand, group, pair, test, guess, adjusted, tests, plans, severity, support
-        )
+        return self._flag_pair(trn, pair, hand, test, guess, adjusted, tests, plans)
 
     def _sandwich(
         self, trn: BountyTournament, pair: Pair, hand: HandEvent, state: State
@@ -168,6 +161,21 @@ class BountyCollusion:
         adjusted = bonferroni(combined, tests)
         if adjusted >= (self.alpha_with_plan if plans else self.alpha):
             return self._group(trn, pair, hand, plans)
+        return self._flag_pair(trn, pair, hand, test, guess, adjusted, tests, plans)
+
+    def _flag_pair(
+        self,
+        trn: BountyTournament,
+        pair: Pair,
+        hand: HandEvent,
+        test: PairTest,
+        guess: TargetGuess,
+        adjusted: float,
+        tests: int,
+        plans: list[_Plan],
+    ) -> Finding:
+        """Mark the pair flagged and build its finding, with the group it now links and the
+        supporting evidence (check-downs, knockouts) that raises the severity."""
         trn.flagged.add(pair)
         group = trn.group(pair)
         support = trn.support(group, guess.target)

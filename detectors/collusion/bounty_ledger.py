@@ -9,6 +9,7 @@ shoving over every open, is not suspicious of the player who happened to open in
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from railbird.detectors.collusion.hand_features import HandFeatures
@@ -223,11 +224,10 @@ class BountyTournament:
         return (raised + PRIOR_RATE * PRIOR_WEIGHT) / (faced + PRIOR_WEIGHT)
 
     def pair_test(self, pair: Pair) -> PairTest:
+        """The pair's re-raises of each other's opens against each member's own re-raises of
+        everybody else's (the sandwich)."""
         counts = self.pairs[pair]
-        expected = 0.0
-        for (facer, short), n in counts.faced_by_depth.items():
-            opener = pair[1] if facer == pair[0] else pair[0]
-            expected += n * self._base_rate(facer, opener, short)
+        expected = self._expected(pair, self._base_rate)
         return PairTest(
             reraises=counts.reraises,
             opportunities=counts.faced,
@@ -249,10 +249,7 @@ class BountyTournament:
         everybody else's: how a team that isolates its target (one opens, the partner flats so
         the target is caught between) differs from players who merely share a table."""
         counts = self.pairs[pair]
-        expected = 0.0
-        for (facer, short), n in counts.faced_by_depth.items():
-            opener = pair[1] if facer == pair[0] else pair[0]
-            expected += n * self._base_call_rate(facer, opener, short)
+        expected = self._expected(pair, self._base_call_rate)
         return PairTest(
             reraises=counts.calls,
             opportunities=counts.faced,
@@ -263,6 +260,15 @@ class BountyTournament:
             hand_ids=tuple(counts.call_hand_ids),
             move="flat-called",
         )
+
+    def _expected(self, pair: Pair, rate: Callable[[str, str, bool], float]) -> float:
+        """How many of the pair's answers to each other's opens `rate` (a member's rate of that
+        answer to everybody else, at the depth) expects."""
+        expected = 0.0
+        for (facer, short), n in self.pairs[pair].faced_by_depth.items():
+            opener = pair[1] if facer == pair[0] else pair[0]
+            expected += n * rate(facer, opener, short)
+        return expected
 
     def candidate_pairs(self) -> int:
         """Pairs that ever had a chance to re-raise each other: the Bonferroni family."""
