@@ -37,6 +37,9 @@ from railbird.sim.run import simulate, write_simulation
 CATEGORIES = ("coordinated_sit_out", "bounty_collusion")
 DETECTORS = set(CATEGORIES)
 
+SHARED_HANDS = 30  # a bounty team counts in the headline recall once it shared this many hands
+# with its target (sit-out teams, without hands, always count)
+
 
 @dataclass
 class Score:
@@ -46,6 +49,9 @@ class Score:
     found: int = 0
     found_by_play: int = 0
     optional_found: int = 0
+    # teams that shared >= SHARED_HANDS hands with their target (the denominator)
+    eligible: int = 0
+    eligible_found: int = 0
     delays_min: list[float] = field(default_factory=list)
     delays_hands: list[int] = field(default_factory=list)
     target_right: int = 0
@@ -59,6 +65,7 @@ class Totals:
     false_players: dict[str, set[str]] = field(default_factory=dict)
     hard_negative_flags: dict[str, int] = field(default_factory=dict)
     honest_players: int = 0
+    missed: list[str] = field(default_factory=list)  # teams not found by play, for `--misses`
     events: int = 0
     seconds: float = 0.0
 
@@ -133,6 +140,7 @@ def run_day(job: tuple[int, tuple[float, ...], argparse.Namespace]) -> dict[str,
         "seconds": seconds,
         "hand_times": {h: ts for h, ts in hand_times.items() if h in team_hands},
         "players": args.players * args.tournaments,
+        "day": f"seed={seed} intensities={','.join(str(i) for i in intensities)}",
     }
 
 
@@ -187,10 +195,18 @@ def score_day(day: dict[str, Any], totals: Totals) -> None:
             s.optional_found += k in first_flag
             continue
         s.teams += 1
-        if k not in first_flag:
-            continue
-        s.found += 1
+        s.found += k in first_flag
+        eligible = team.get("target_hands", SHARED_HANDS) >= SHARED_HANDS
+        s.eligible += eligible
+        s.eligible_found += eligible and k in first_play
         if k not in first_play:
+            totals.missed.append(
+                f"{day['day']} {team['category']} intensity={team['intensity']} "
+                f"{team.get('tactic', '')} "
+                f"{team.get('tournament_id')} players={','.join(team['player_ids'])} "
+                f"target={team.get('target')} shared_hands={team.get('target_hands')} "
+                f"by_chat={k in first_flag}"
+            )
             continue
         s.found_by_play += 1
         if team.get("first_violation_ts"):
@@ -219,6 +235,10 @@ def report(totals: Totals, seeds: list[int]) -> list[dict[str, Any]]:
                 "teams": s.teams,
                 "teams_found": s.found,
                 "found_by_play": s.found_by_play,
+                f"recall_by_play_{SHARED_HANDS}_shared": round(s.eligible_found / s.eligible, 3)
+                if s.eligible
+                else None,
+                f"teams_{SHARED_HANDS}_shared": s.eligible,
                 "optional_teams_found": s.optional_found,
                 "target_accuracy": round(s.target_right / s.target_checked, 3)
                 if s.target_checked
@@ -259,6 +279,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="days simulated in parallel")
     parser.add_argument("--cache", help="directory keeping simulated days between runs")
     parser.add_argument("--json", action="store_true", help="print one JSON object per line")
+    parser.add_argument("--misses", action="store_true", help="list the teams not found by play")
     parser.add_argument(
         "--tactics",
         nargs="+",
@@ -279,6 +300,8 @@ def main() -> None:
     for row in report(totals, args.seeds):
         line = json.dumps(row) if args.json else "  ".join(f"{k}={v}" for k, v in row.items())
         print(line)
+    if args.misses:
+        print("\n".join(f"missed: {m}" for m in totals.missed))
 
 
 if __name__ == "__main__":

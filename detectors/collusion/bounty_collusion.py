@@ -9,6 +9,12 @@ pot are legitimate and are only supporting evidence (named in the summary) once 
 contrast has already singled out the pair. Planning chat raises the severity, and on its own
 (a private message naming the target) gives a low-severity flag.
 
+Three pair tests, each a Bonferroni family of its own: re-raises (every pair that met), flat
+calls (pairs that faced each other's opens often), and the screened test (pairs whose members
+both converge on one seatmate, tested on their answers to each other against the few pairs
+that do). Quiet teams only pass the last: a field of 500 has thousands of pairs, and a team
+whose answers stand out at p 1e-4 cannot beat that family, but it can beat twenty.
+
 State is keyed by tournament id (chat plans by sender id). Kafka caveat: hands are partitioned
 by table; a pair is almost always seated together, so partitioned state mostly suffices, but the
 per-player baseline then only covers that worker's tables.
@@ -63,6 +69,18 @@ class BountyCollusion:
     min_reraises: int = 3
     min_reraises_with_plan: int = 2
     min_calls: int = 5  # flat calls of each other's opens before the isolation test runs
+    # Screened pair test: a pair both of whose members join pots against one seatmate (co-entry
+    # p below screen_p, corrected for the candidate targets) is tested on its answers to each
+    # other's opens combined with the target evidence *given* the screen (p / screen_p is
+    # uniform under the null once p < screen_p; floored like the other tests), each below
+    # max_pair_p and max_target_p on its own, Bonferroni over the screened pairs only. The
+    # family never drops below min_screened_family, so the first pairs screened in a stream
+    # are not tested against a family of one. Its alpha is looser than the field-wide tests':
+    # see docs/quality-collusion.md for the honest pairs' distribution behind it.
+    screen_p: float = 0.05
+    min_screened_family: int = 20
+    alpha_screened: float = 0.05
+    min_screened_moves: int = 3
     member_p: float = 0.01  # a third or fourth member's own co-entry contrast on the target
     member_reraise_p: float = 0.05  # each member's re-raises with the rest of the group
     min_group_reraises: int = 5
@@ -93,11 +111,20 @@ class BountyCollusion:
         trn: BountyTournament = state.get(key) or BountyTournament()
         touched = trn.add_hand(feats, event, max(1, event.big_blind))
         # A pair whose re-raise contrast already stands out is re-tested whenever both sit in a
-        # hand: the co-entry evidence grows between sandwiches. Few pairs qualify, so it's cheap.
+        # hand, and one the screened test watches (`_screened`) whenever either does: the
+        # co-entry evidence grows between their moves, at whichever table the target is. Few
+        # pairs qualify (a few dozen per tournament), so it's cheap.
         dealt = set(feats.dealt)
-        again = [p for p in trn.suspects if p not in trn.flagged and dealt.issuperset(p)]
-        pairs = sorted(set(touched) | set(again))
-        findings = [f for pair in pairs if (f := self._test(trn, pair, event, state))]
+        again = {p for p in trn.suspects if dealt.issuperset(p)} - trn.flagged | set(touched)
+        watched: set[Pair] = set()
+        for player in dealt:
+            watched |= trn.watched.get(player, set())
+        findings = [f for pair in sorted(again) if (f := self._test(trn, pair, event, state))]
+        findings += [
+            f
+            for pair in sorted(watched - again - trn.flagged)
+            if (f := self._screened(trn, pair, event, state))
+        ]
         state.put(key, trn, self.tournament_ttl)
         return findings
 
@@ -107,7 +134,43 @@ class BountyCollusion:
         found = self._sandwich(trn, pair, hand, state)
         if found is None and pair not in trn.flagged:
             found = self._isolation(trn, pair, hand, state)
+        if found is None and pair not in trn.flagged:
+            found = self._screened(trn, pair, hand, state)
         return found
+
+    def _screened(
+        self, trn: BountyTournament, pair: Pair, hand: HandEvent, state: State
+    ) -> Finding | None:
+        """A pair that converges on one seatmate, then answers each other's opens unlike it
+        answers anybody else's: the quiet team whose few moves do not survive a test against
+        every pair of the field, tested against the few pairs that converge on someone."""
+        guess = trn.guess_target(pair, trn.group(pair))
+        if guess is None:
+            return None
+        answers = (trn.pair_test(pair, guess.target), trn.call_test(pair, guess.target))
+        test = min(answers, key=lambda t: t.p_value)
+        answer_p = min(1.0, 2.0 * test.p_value)  # two answers tested, the better one kept
+        if answer_p < self.screen_p and test.reraises >= self.min_screened_moves:
+            trn.watch(pair)  # re-tested while the co-entry evidence grows
+        if guess.p_value >= self.screen_p:
+            return None
+        trn.screened.add(pair)
+        trn.watch(pair)
+        if test.reraises < self.min_screened_moves:
+            return None
+        # Each piece must stand out on its own, as in the field-wide tests: honest hunters of
+        # one big bounty converge on it strongly, and a whipsawing pair answers each other
+        # strongly; neither is a team.
+        if answer_p >= self.max_pair_p or guess.p_value >= self.max_target_p:
+            return None
+        target_p = max(guess.p_value, self.target_p_floor) / self.screen_p
+        combined = fisher_two(answer_p, target_p)
+        family = max(len(trn.screened), self.min_screened_family)
+        adjusted = bonferroni(combined, family)
+        if adjusted >= self.alpha_screened:
+            return None
+        plans = self._plans(pair, state)
+        return self._flag_pair(trn, pair, hand, test, guess, adjusted, family, plans)
 
     def _isolation(
         self, trn: BountyTournament, pair: Pair, hand: HandEvent, state: State
@@ -290,7 +353,11 @@ class BountyCollusion:
                     "knockouts_of_target": support.knockouts,
                     "planning_messages": plan_ids,
                 },
-                details={"target": target, "pair": list(pair)},
+                details={
+                    "target": target,
+                    "pair": list(pair),
+                    "innocent_reading": _innocent_reading(test, target),
+                },
             ),
         )
 
@@ -332,6 +399,20 @@ class BountyCollusion:
                 if plan[0] in (other, None):
                     found.append(plan)
         return sorted(found, key=lambda p: p[2])
+
+
+def _innocent_reading(test: PairTest, target: str) -> str:
+    """What an honest explanation of the same counts would be, for the analyst to rule out in
+    the hands cited."""
+    if test.move == "re-raised":
+        return (
+            f"two aggressive regulars who 3-bet light and happened to sit either side of "
+            f"{target}; look for re-raises that stop when {target} has folded"
+        )
+    return (
+        f"two loose players (or friends) who call each other's opens and both like playing "
+        f"pots against {target}'s bounty; look for flat calls that trap {target} between them"
+    )
 
 
 def _pair_measures(test: PairTest) -> dict[str, MeasureValue]:

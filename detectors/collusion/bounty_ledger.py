@@ -118,6 +118,10 @@ class BountyTournament:
     decided: dict[str, list[int]] = field(default_factory=dict)
     seatmates: dict[str, set[str]] = field(default_factory=dict)
     isolation_family: int = 0  # pairs with at least ISOLATION_MIN_FACED faced opens
+    # Pairs whose co-entry contrast has once pointed both members at one seatmate (p below
+    # `BountyCollusion.screen_p`): the family of the screened pair test, a few dozen pairs.
+    screened: set[Pair] = field(default_factory=set)
+    watched: dict[str, set[Pair]] = field(default_factory=dict)  # player -> pairs re-tested
 
     def add_hand(self, feats: HandFeatures, hand: HandEvent, big_blind: int) -> list[Pair]:
         """Count the hand; return the pairs whose re-raise or flat-call count just grew."""
@@ -217,17 +221,22 @@ class BountyTournament:
             return None
         return TargetGuess(best.target, best.contrasts, candidates)
 
-    def _base_rate(self, facer: str, opener: str, short: bool) -> float:
-        """The facer's re-raise rate against everyone but `opener`, at this depth."""
-        faced = self.faced[facer, short] - self.pair_faced[facer, opener, short]
-        raised = self.reraised[facer, short] - self.pair_reraised[facer, opener, short]
+    def _base_rate(self, facer: str, left_out: tuple[str, ...], short: bool) -> float:
+        """The facer's re-raise rate against everyone but the `left_out` openers, at this
+        depth."""
+        faced = self.faced[facer, short] - sum(self.pair_faced[facer, o, short] for o in left_out)
+        raised = self.reraised[facer, short] - sum(
+            self.pair_reraised[facer, o, short] for o in left_out
+        )
         return (raised + PRIOR_RATE * PRIOR_WEIGHT) / (faced + PRIOR_WEIGHT)
 
-    def pair_test(self, pair: Pair) -> PairTest:
+    def pair_test(self, pair: Pair, target: str | None = None) -> PairTest:
         """The pair's re-raises of each other's opens against each member's own re-raises of
-        everybody else's (the sandwich)."""
+        everybody else's (the sandwich). With a `target`, its opens leave the baseline too:
+        a team answers the target's opens as loosely as each other's, and that would hide the
+        contrast."""
         counts = self.pairs[pair]
-        expected = self._expected(pair, self._base_rate)
+        expected = self._expected(pair, self._base_rate, target)
         return PairTest(
             reraises=counts.reraises,
             opportunities=counts.faced,
@@ -238,18 +247,22 @@ class BountyTournament:
             hand_ids=tuple(counts.hand_ids),
         )
 
-    def _base_call_rate(self, facer: str, opener: str, short: bool) -> float:
-        """The facer's flat-call rate of opens by everyone but `opener`, at this depth."""
-        faced = self.faced[facer, short] - self.pair_faced[facer, opener, short]
-        called = self.called[facer, short] - self.pair_called[facer, opener, short]
+    def _base_call_rate(self, facer: str, left_out: tuple[str, ...], short: bool) -> float:
+        """The facer's flat-call rate of opens by everyone but the `left_out` openers, at this
+        depth."""
+        faced = self.faced[facer, short] - sum(self.pair_faced[facer, o, short] for o in left_out)
+        called = self.called[facer, short] - sum(
+            self.pair_called[facer, o, short] for o in left_out
+        )
         return (called + CALL_PRIOR_RATE * PRIOR_WEIGHT) / (faced + PRIOR_WEIGHT)
 
-    def call_test(self, pair: Pair) -> PairTest:
+    def call_test(self, pair: Pair, target: str | None = None) -> PairTest:
         """The pair's flat calls of each other's opens against each member's own calls of
-        everybody else's: how a team that isolates its target (one opens, the partner flats so
-        the target is caught between) differs from players who merely share a table."""
+        everybody else's (the `target`'s left out, as in `pair_test`): how a team that
+        isolates its target (one opens, the partner flats so the target is caught between)
+        differs from players who merely share a table."""
         counts = self.pairs[pair]
-        expected = self._expected(pair, self._base_call_rate)
+        expected = self._expected(pair, self._base_call_rate, target)
         return PairTest(
             reraises=counts.calls,
             opportunities=counts.faced,
@@ -261,14 +274,25 @@ class BountyTournament:
             move="flat-called",
         )
 
-    def _expected(self, pair: Pair, rate: Callable[[str, str, bool], float]) -> float:
+    def _expected(
+        self,
+        pair: Pair,
+        rate: Callable[[str, tuple[str, ...], bool], float],
+        target: str | None,
+    ) -> float:
         """How many of the pair's answers to each other's opens `rate` (a member's rate of that
         answer to everybody else, at the depth) expects."""
         expected = 0.0
         for (facer, short), n in self.pairs[pair].faced_by_depth.items():
             opener = pair[1] if facer == pair[0] else pair[0]
-            expected += n * rate(facer, opener, short)
+            left_out = (opener,) if target is None else (opener, target)
+            expected += n * rate(facer, left_out, short)
         return expected
+
+    def watch(self, pair: Pair) -> None:
+        """Re-test `pair` on every later hand of either member."""
+        for player in pair:
+            self.watched.setdefault(player, set()).add(pair)
 
     def candidate_pairs(self) -> int:
         """Pairs that ever had a chance to re-raise each other: the Bonferroni family."""

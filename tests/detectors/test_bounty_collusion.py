@@ -412,3 +412,61 @@ def test_a_pair_that_isolates_by_flat_calls_is_flagged_on_play_alone() -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 def test_honest_tables_never_flag_by_flat_calls(seed: int) -> None:
     assert run(tournament(colluding_every=None, hands=600, seed=seed)) == []
+
+
+def _run_with(det: BountyCollusion, events: Iterable[AnyEvent]) -> list[Finding]:
+    state, found = TtlState(), []
+    for event in events:
+        state.advance(event.time)
+        found.extend(det.detect(event, state))
+    return found
+
+
+# The field-wide tests (re-raises, flat calls over every pair) switched off, so only the
+# screened test can flag: a pair the co-entry screen picked, tested against the screened pairs.
+_SCREENED_ONLY = {"alpha": 0.0, "alpha_with_plan": 0.0}
+
+
+def test_a_quiet_pair_is_found_by_the_screened_test_against_few_pairs() -> None:
+    found = _run_with(BountyCollusion(**_SCREENED_ONLY), isolating_tournament(every=10))
+    assert found, "a pair converging on p-t and flat-calling each other should flag"
+    first = found[0]
+    assert first.player_ids == ("p-a", "p-b")
+    assert first.evidence.details["target"] == "p-t"
+    m = first.evidence.measures
+    # the family is the screened pairs, never fewer than the floor
+    assert m["candidate_pairs"] == BountyCollusion().min_screened_family
+    p = m["p_value_bonferroni"]
+    assert isinstance(p, float) and p < BountyCollusion().alpha_screened
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_honest_hunters_converge_but_the_screened_test_needs_answers(seed: int) -> None:
+    """Three honest hunters of one big bounty pass the co-entry screen (each joins pots far
+    more while p-t is live) but never answer each other's opens unlike anybody else's."""
+    det, state = BountyCollusion(**_SCREENED_ONLY), TtlState()
+    found: list[Finding] = []
+    for event in group_day(0, seed):
+        state.advance(event.time)
+        found.extend(det.detect(event, state))
+    assert found == []
+    assert state.get(("trn-1", "bounty")).screened, "the hunters should have passed the screen"
+
+
+def test_a_whipsawing_pair_without_a_target_is_not_screened_in() -> None:
+    """A pair re-raising each other around a different victim each time answers each other
+    strongly but converges on nobody: the screened test needs a target on its own."""
+    assert _run_with(BountyCollusion(**_SCREENED_ONLY), _whipsaw_random_victims()) == []
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_honest_tables_never_flag_by_the_screened_test(seed: int) -> None:
+    det = BountyCollusion(**_SCREENED_ONLY)
+    assert _run_with(det, tournament(colluding_every=None, hands=600, seed=seed)) == []
+
+
+def test_evidence_gives_the_innocent_reading_to_rule_out() -> None:
+    flat = run(isolating_tournament(every=8))[0].evidence.details["innocent_reading"]
+    reraise = run(tournament(colluding_every=8))[0].evidence.details["innocent_reading"]
+    assert isinstance(flat, str) and "call each other's opens" in flat and "p-t" in flat
+    assert isinstance(reraise, str) and "3-bet light" in reraise and "p-t" in reraise
