@@ -9,7 +9,6 @@ shoving over every open, is not suspicious of the player who happened to open in
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from railbird.detectors.collusion.hand_features import HandFeatures
@@ -221,22 +220,13 @@ class BountyTournament:
             return None
         return TargetGuess(best.target, best.contrasts, candidates)
 
-    def _base_rate(self, facer: str, left_out: tuple[str, ...], short: bool) -> float:
-        """The facer's re-raise rate against everyone but the `left_out` openers, at this
-        depth."""
-        faced = self.faced[facer, short] - sum(self.pair_faced[facer, o, short] for o in left_out)
-        raised = self.reraised[facer, short] - sum(
-            self.pair_reraised[facer, o, short] for o in left_out
-        )
-        return (raised + PRIOR_RATE * PRIOR_WEIGHT) / (faced + PRIOR_WEIGHT)
-
     def pair_test(self, pair: Pair, target: str | None = None) -> PairTest:
         """The pair's re-raises of each other's opens against each member's own re-raises of
         everybody else's (the sandwich). With a `target`, its opens leave the baseline too:
         a team answers the target's opens as loosely as each other's, and that would hide the
         contrast."""
         counts = self.pairs[pair]
-        expected = self._expected(pair, self._base_rate, target)
+        expected = self._expected(pair, target, self.reraised, self.pair_reraised, PRIOR_RATE)
         return PairTest(
             reraises=counts.reraises,
             opportunities=counts.faced,
@@ -247,22 +237,13 @@ class BountyTournament:
             hand_ids=tuple(counts.hand_ids),
         )
 
-    def _base_call_rate(self, facer: str, left_out: tuple[str, ...], short: bool) -> float:
-        """The facer's flat-call rate of opens by everyone but the `left_out` openers, at this
-        depth."""
-        faced = self.faced[facer, short] - sum(self.pair_faced[facer, o, short] for o in left_out)
-        called = self.called[facer, short] - sum(
-            self.pair_called[facer, o, short] for o in left_out
-        )
-        return (called + CALL_PRIOR_RATE * PRIOR_WEIGHT) / (faced + PRIOR_WEIGHT)
-
     def call_test(self, pair: Pair, target: str | None = None) -> PairTest:
         """The pair's flat calls of each other's opens against each member's own calls of
         everybody else's (the `target`'s left out, as in `pair_test`): how a team that
         isolates its target (one opens, the partner flats so the target is caught between)
         differs from players who merely share a table."""
         counts = self.pairs[pair]
-        expected = self._expected(pair, self._base_call_rate, target)
+        expected = self._expected(pair, target, self.called, self.pair_called, CALL_PRIOR_RATE)
         return PairTest(
             reraises=counts.calls,
             opportunities=counts.faced,
@@ -277,16 +258,23 @@ class BountyTournament:
     def _expected(
         self,
         pair: Pair,
-        rate: Callable[[str, tuple[str, ...], bool], float],
         target: str | None,
+        answered: Counter[tuple[str, bool]],
+        pair_answered: Counter[tuple[str, str, bool]],
+        prior: float,
     ) -> float:
-        """How many of the pair's answers to each other's opens `rate` (a member's rate of that
-        answer to everybody else, at the depth) expects."""
+        """How many of the pair's answers to each other's opens the members' own rate of that
+        answer (`answered`: re-raises or flat calls) to everybody else's opens expects, at each
+        depth; the partner's opens (and the `target`'s, when given) leave the baseline."""
         expected = 0.0
         for (facer, short), n in self.pairs[pair].faced_by_depth.items():
             opener = pair[1] if facer == pair[0] else pair[0]
             left_out = (opener,) if target is None else (opener, target)
-            expected += n * rate(facer, left_out, short)
+            faced = self.faced[facer, short] - sum(
+                self.pair_faced[facer, o, short] for o in left_out
+            )
+            done = answered[facer, short] - sum(pair_answered[facer, o, short] for o in left_out)
+            expected += n * (done + prior * PRIOR_WEIGHT) / (faced + PRIOR_WEIGHT)
         return expected
 
     def watch(self, pair: Pair) -> None:
