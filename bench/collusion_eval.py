@@ -33,6 +33,7 @@ from railbird.detectors.registry import build_detectors
 from railbird.rules.pipeline import Pipeline
 from railbird.sim.config import SimConfig
 from railbird.sim.run import simulate, write_simulation
+from railbird.sim.teams import TACTICS
 
 CATEGORIES = ("coordinated_sit_out", "bounty_collusion")
 DETECTORS = set(CATEGORIES)
@@ -73,6 +74,28 @@ class Totals:
         return self.by_key.setdefault((category, intensity), Score())
 
 
+# `--wild`: everything the tuning days lacked at once. Intensity drawn per team, progressive
+# knockouts, honest hunters and chatty friends as hard negatives, open planning wording.
+WILD: dict[str, Any] = {
+    "team_intensity_range": (0.3, 0.9),
+    "progressive_bounty": True,
+    "bounty_hunters_per_table": 1.0,
+    "friend_pairs_per_tournament": 3,
+    "open_planning_chat": True,
+}
+DRAWN = -1.0  # the intensity key of teams whose intensity was drawn from a range
+
+
+def _level(team: dict[str, Any], day: dict[str, Any]) -> float:
+    return DRAWN if day["drawn"] else float(team["intensity"])
+
+
+def _tactics(value: str) -> str:
+    if any(part not in TACTICS for part in value.split("+")):
+        raise argparse.ArgumentTypeError(f"{value!r}: tactics are {', '.join(TACTICS)}, or a+b")
+    return value
+
+
 def _ts(value: str) -> datetime:
     return datetime.fromisoformat(value.replace("Z", "+00:00"))
 
@@ -87,6 +110,7 @@ def _config(seed: int, intensities: tuple[float, ...], args: argparse.Namespace)
         bounty_share=1.0,
         team_intensities=intensities,
         bounty_tactics=tuple(args.tactics),
+        **(WILD if args.wild else {}),
     )
 
 
@@ -97,6 +121,8 @@ def _records(cfg: SimConfig, cache: Path | None) -> Iterator[tuple[str, dict[str
     tag = ",".join(str(i) for i in cfg.team_intensities)
     if cfg.bounty_tactics:
         tag += "_" + ",".join(cfg.bounty_tactics)
+    if cfg.team_intensity_range is not None:
+        tag += "_wild"
     stem = cache / f"s{cfg.seed}_{tag}_{cfg.hours}_{cfg.players_per_tournament}x{cfg.tournaments}"
     events, truth = stem.with_suffix(".events.jsonl"), stem.with_suffix(".truth.jsonl")
     if not (events.exists() and truth.exists()):
@@ -140,6 +166,7 @@ def run_day(job: tuple[int, tuple[float, ...], argparse.Namespace]) -> dict[str,
         "seconds": seconds,
         "hand_times": {h: ts for h, ts in hand_times.items() if h in team_hands},
         "players": args.players * args.tournaments,
+        "drawn": cfg.team_intensity_range is not None,
         "day": f"seed={seed} intensities={','.join(str(i) for i in intensities)}",
     }
 
@@ -171,10 +198,10 @@ def score_day(day: dict[str, Any], totals: Totals) -> None:
                 first_play[k] = min(first_play.get(k, ts), ts)
         planned = [messages[m] for m in flag.get("message_ids", ()) if m in messages]
         planned = [m for m in planned if m.get("category") == cat]
-        intensity = teams[hits[0]]["intensity"] if hits else None
+        intensity = _level(teams[hits[0]], day) if hits else None
         if intensity is None and planned:
             owners = [t for t in teams if set(planned[0]["player_ids"]) <= set(t["player_ids"])]
-            intensity = owners[0]["intensity"] if owners else -1.0
+            intensity = _level(owners[0], day) if owners else -2.0
         if intensity is None:
             totals.false_flags[cat] = totals.false_flags.get(cat, 0) + 1
             totals.false_players.setdefault(cat, set()).update(players - team_players)
@@ -190,7 +217,7 @@ def score_day(day: dict[str, Any], totals: Totals) -> None:
             wanted = set(team.get("targets") or [team.get("target")])
             s.target_right += flag["evidence"].get("target") in wanted
     for k, team in enumerate(teams):
-        s = totals.score(team["category"], team["intensity"])
+        s = totals.score(team["category"], _level(team, day))
         if team.get("optional"):
             s.optional_found += k in first_flag
             continue
@@ -284,11 +311,18 @@ def main() -> None:
         "--tactics",
         nargs="+",
         default=[],
-        choices=["sandwich", "isolate"],
-        help="bounty team k plays tactics[k %% len]; one tactic: days that use only it",
+        type=_tactics,
+        help="bounty team k plays tactics[k %% len] (a+b: two, one decided per hand); one "
+        f"tactic: days that use only it. Tactics: {', '.join(TACTICS)}",
+    )
+    parser.add_argument(
+        "--wild",
+        action="store_true",
+        help="intensity drawn per team from 0.3-0.9 (reported as intensity -1), progressive "
+        "knockouts, honest hunters, friends, open planning wording",
     )
     args = parser.parse_args()
-    order = tuple(args.intensities)
+    order = (DRAWN,) if args.wild else tuple(args.intensities)
     rotations = [order[k:] + order[:k] for k in range(len(order))]
     jobs = [(seed, rot, args) for seed in args.seeds for rot in rotations]
     totals = Totals()

@@ -7,6 +7,7 @@ team is a handful of accounts whatever the field size.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -54,6 +55,8 @@ class SimConfig:
     team_intensity: float = 0.5
     # When set, team k gets team_intensities[k % len] instead: one day, several intensities.
     team_intensities: tuple[float, ...] = ()
+    # When set, each team draws its own intensity uniformly from this range instead.
+    team_intensity_range: tuple[float, float] | None = None
     # Bounty tournaments only; capped at one team per 60 entrants so a small field stays honest.
     bounty_teams_per_tournament: int = 3
     sitout_teams_per_tournament: int = 1
@@ -62,7 +65,21 @@ class SimConfig:
     # How bounty team k plays its target: bounty_tactics[k % len]. "sandwich" (re-raise a
     # partner's open with the target between) or "isolate" (flat-call a partner's open so the
     # target stays in, raise the target's opens). Empty: every team sandwiches, as before.
+    # "a+b" gives a team two tactics, one decided per hand; the others: "checkdown" (co-enter
+    # cheaply, check down side pots with the target all in), "softplay" (never fight each other
+    # heads-up, otherwise near-honest), "chip_pass" (a short member dumps chips to a partner
+    # once the target is out of the pot), "ko_steer" (one member takes on the target's all-ins,
+    # the others stand aside). See `sim.teams.TACTICS`.
     bounty_tactics: tuple[str, ...] = ()
+    # Progressive knockout: half of a bounty won is paid, half goes onto the winner's own head.
+    progressive_bounty: bool = False
+    # Hard negatives for bounty days: honest players who loosen up against big covered bounties,
+    # and pairs of friends who chat privately all day (innocent bounty talk included) and play
+    # their own game.
+    bounty_hunters_per_table: float = 0.0
+    # Planning chat in open wording, and only from some teams (a quarter to none of their picks).
+    open_planning_chat: bool = False
+    friend_pairs_per_tournament: int = 0
     sitout_opportunity_minutes: float = 6.0
     sitout_planning_chat: float = 0.4  # chance an episode is preceded by a planning message
     chip_dump_pairs: int = 1  # across cash tables
@@ -73,7 +90,10 @@ class SimConfig:
     mass_disconnects_per_tournament: int = 1
     railbirds_per_table: float = 0.5  # expected observers chatting at a table
 
-    def intensity(self, team_index: int) -> float:
+    def intensity(self, team_index: int, rng: random.Random | None = None) -> float:
+        if self.team_intensity_range is not None and rng is not None:
+            low, high = self.team_intensity_range
+            return round(rng.uniform(low, high), 2)
         if self.team_intensities:
             return self.team_intensities[team_index % len(self.team_intensities)]
         return self.team_intensity

@@ -49,6 +49,33 @@ BOUNTY_PLAN = (
     "[same plan|usual plan] on {t}, [sandwich|squeeze] him",
 )
 
+# Open wording for tactic days, composed by rule from the intents a plan carries (who, working
+# together, and sometimes the bounty's split or the rule of play), so that no one template
+# recurs: a reader that knows only `BOUNTY_PLAN` misses most of these.
+_PLAN_WHO = (
+    "[we|you and me|us two|both of us] [go after|work on|gang up on|hunt|lean on] {t}",
+    "[team up|double team|tag team] [on|against] {t} [this orbit|from now|]",
+    "[help me|lets work together to|wanna] [bust|knock out|take down|get rid of] {t}",
+    "[focus|all over] {t} [together|between us] [till he busts|this level|]",
+    "{t} is [our|the] [mark|target|guy] [now|tonight|]",
+)
+_PLAN_HOW = (
+    "[split|share|we split|50/50 on] the [bounty|ko|head|money]",
+    "whoever [gets|takes] [him|the ko] [shares|splits] [it|]",
+    "[dont|never|no] [raise|3bet|reraise|bet into] [me|each other]",
+    "[i open|ill open], [you|u] [call|flat|just call] [behind|]",
+    "[keep him in|let him in] [the pot|] and we [trap|squeeze] [him|]",
+    "if he [shoves|jams|is all in] [we|] [check it down|no betting|just check]",
+    "",
+)
+
+
+def open_plan_line(rng: random.Random, target: str) -> str:
+    """One planning line in open wording: a target and cooperation, and often a rule."""
+    who = expand(rng.choice(_PLAN_WHO), rng, t=target)
+    how = expand(rng.choice(_PLAN_HOW), rng)
+    return casual(f"{who}, {how}" if how else who, rng)
+
 
 def in_hand_line(
     rng: random.Random, templates: tuple[str, ...], target: str, cards: tuple[str, str] | None

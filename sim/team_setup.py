@@ -39,7 +39,7 @@ def make_teams(run: TournamentRun, bounty: bool) -> list[Team]:
             team = Team(
                 category,
                 members,
-                cfg.intensity(k),
+                cfg.intensity(k, rng),
                 run.tournament_id,
                 random.Random(f"{cfg.seed}:{run.tournament_id}:team{len(teams)}"),
             )
@@ -47,6 +47,11 @@ def make_teams(run: TournamentRun, bounty: bool) -> list[Team]:
                 m.team, m.toxic = team, False
             if category == "bounty_collusion" and cfg.bounty_tactics:
                 team.tactic = cfg.bounty_tactics[k % len(cfg.bounty_tactics)]
+                team.tactics = tuple(team.tactic.split("+"))
+            if category == "bounty_collusion" and cfg.open_planning_chat:
+                talk = random.Random(f"{cfg.seed}:{run.tournament_id}:plan{k}")
+                team.plan_chat = talk.choice((0.0, 0.0, 0.25, 0.5))  # only some teams talk
+                team.open_wording = True
             if category == "bounty_collusion":  # organised teams are competent regulars
                 for m in members:
                     m.style = Style(
@@ -82,14 +87,20 @@ def retarget(run: TournamentRun, team: Team, table: TableRun) -> None:
     cover = max(m.stack for m in here)
     covered = [p for p in others if p.stack <= cover] or others
     rng = team.rng
-    pick = (
-        min(covered, key=lambda p: (p.stack, p.pid)) if rng.random() < 0.6 else rng.choice(covered)
-    )
+    if rng.random() >= 0.6:
+        pick = rng.choice(covered)
+    elif run.cfg.progressive_bounty:  # the biggest head is the motive, the stack second
+        pick = min(covered, key=lambda p: (-(p.bounty or 0), p.stack, p.pid))
+    else:
+        pick = min(covered, key=lambda p: (p.stack, p.pid))
     team.target = pick.pid
-    if rng.random() < 0.5:
+    if rng.random() < team.plan_chat:
         a, b = rng.sample(here, 2)
         ms = table.last_ended + rng.randint(500, 6_000)
-        text = influence_lines.in_hand_line(rng, influence_lines.BOUNTY_PLAN, pick.name, None)
+        if team.open_wording:  # open wording (see `influence_lines.open_plan_line`)
+            text = influence_lines.open_plan_line(rng, pick.name)
+        else:
+            text = influence_lines.in_hand_line(rng, influence_lines.BOUNTY_PLAN, pick.name, None)
         mid = run.out.chat(ms, a.pid, a.name, text, channel="private", recipient_id=b.pid)
         team.message_ids.append(mid)
         violations.label(

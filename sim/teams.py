@@ -37,7 +37,11 @@ class Team:
     spared_pending: set[str] = field(default_factory=set)
     _decided: tuple[str, bool] = ("", False)
     message_ids: list[str] = field(default_factory=list)
-    tactic: str = ""  # bounty teams: "sandwich" or "isolate" when the day names tactics, else ""
+    tactic: str = ""  # bounty teams: the day's tactic name ("isolate+checkdown"), else ""
+    tactics: tuple[str, ...] = ()  # the tactics in `tactic`, one of them decided per hand
+    _tactic_of: tuple[str, str] = ("", "")
+    plan_chat: float = 0.5  # chance of a private planning line when the team picks a target
+    open_wording: bool = False  # plans in `influence_lines.open_plan_line`'s wording
 
     @property
     def ids(self) -> set[str]:
@@ -47,6 +51,14 @@ class Team:
         if self._decided[0] != hand_id:
             self._decided = (hand_id, self.rng.random() < self.intensity)
         return self._decided[1]
+
+    def tactic_for(self, hand_id: str) -> str:
+        """The tactic this hand, decided once per hand so that members play the same one."""
+        if len(self.tactics) < 2:
+            return self.tactic
+        if self._tactic_of[0] != hand_id:
+            self._tactic_of = (hand_id, self.rng.choice(self.tactics))
+        return self._tactic_of[1]
 
     def acted(self, hand_id: str) -> None:
         self.pending.add(hand_id)
@@ -94,12 +106,17 @@ class Team:
         return record
 
 
+TACTICS = ("sandwich", "isolate", "checkdown", "softplay", "chip_pass", "ko_steer")
+
+
 def _raises(view: DecisionView) -> list[str]:
     return [pid for pid, act, _ in view.actions_this_street if act in ("raise", "all_in", "bet")]
 
 
 class BountyTeamPolicy:
-    """Gangs up on the team's target: enters pots with it, sandwiches it, then checks it down."""
+    """Gangs up on the team's target the way its tactic of the hand says (see `TACTICS` and
+    `SimConfig.bounty_tactics`): enters pots with it, then sandwiches, isolates, checks it down,
+    soft-plays, passes chips or steers the knockout."""
 
     __slots__ = ("base", "team")
 
@@ -127,14 +144,21 @@ class BountyTeamPolicy:
             return self._spare(view, rng, partners)
         live = [o for o in view.opponents if not o.folded]
         live_partners = [o for o in live if o.player_id in ids]
+        tactic = team.tactic_for(view.hand_id)
         if target.folded:
             if live_partners and all(o.player_id in ids for o in live):
                 team.acted(view.hand_id)  # never fight a partner once the target is gone
+                if tactic == "chip_pass":
+                    return _pass_chips(view, live_partners)
                 return passive_move(view, view.to_call * 4 < view.pot)
             return self._spare(view, rng, partners)
+        if tactic == "softplay":  # honest against the target, never against each other
+            return self._soft(view, rng, partners, live_partners)
         team.acted(view.hand_id)
         if target.all_in:
             others = [o for o in live if not o.all_in and o.player_id != target.player_id]
+            if tactic == "ko_steer" and view.to_call > 0:
+                return _steer(view, live_partners)
             if all(o.player_id in ids for o in others):
                 return passive_move(view, True)  # check it down so a member takes the bounty
             return self._spare(view, rng, partners)
@@ -150,11 +174,15 @@ class BountyTeamPolicy:
                 return passive_move(view, view.to_call <= view.big_blind)
             opener = by_id.get(raisers[-1])
             deep = opener is not None and opener.stack > 2 * (view.to_call * 3 + view.pot)
-            if raisers[-1] in ids and team.tactic == "isolate":
+            if raisers[-1] in ids and tactic == "isolate":
                 # flat-call the partner so the target stays in the pot between them
                 return passive_move(view, cheap and pct > 0.15)
+            if raisers[-1] in ids and tactic not in ("sandwich", ""):
+                return passive_move(view, cheap and pct > 0.3)  # come along, never re-raise
             if raisers[-1] in ids and cheap and deep and pct > 0.25:
                 return _capped(view, view.to_call * 3 + view.pot)  # the sandwich re-raise
+            if raisers[-1] == target.player_id and tactic in ("checkdown", "chip_pass"):
+                return passive_move(view, cheap and pct > 0.3)  # enter with the target, cheaply
             if raisers[-1] == target.player_id and live_partners and cheap and pct > 0.45:
                 return _capped(view, view.to_call * 3 + view.pot)  # isolate the target
             return passive_move(view, pct > (0.35 if cheap else 0.75))
@@ -164,6 +192,23 @@ class BountyTeamPolicy:
                 return _capped(view, int(view.pot * rng.uniform(0.5, 0.75)))
             return "check", 0
         return passive_move(view, s > 0.55 or (s > 0.3 and cheap) or view.to_call * 4 < view.pot)
+
+    def _soft(
+        self,
+        view: DecisionView,
+        rng: random.Random,
+        partners: list[OpponentView],
+        live_partners: list[OpponentView],
+    ) -> tuple[Move, int]:
+        """Soft play: each member's own game with the target in the pot, except that nobody
+        raises over a partner's bet (the partners let each other through to the target)."""
+        move = self._spare(view, rng, partners)
+        if not live_partners:
+            return move
+        self.team.acted(view.hand_id)
+        if move[0] == "raise" and _raises(view)[-1:] and _raises(view)[-1] in self.team.ids:
+            return passive_move(view, True)
+        return move
 
     def _spare(
         self, view: DecisionView, rng: random.Random, partners: list[OpponentView]
@@ -175,6 +220,28 @@ class BountyTeamPolicy:
             self.team.spared_pending.add(view.hand_id)
             return passive_move(view, False)
         return move
+
+
+def _pass_chips(view: DecisionView, live_partners: list[OpponentView]) -> tuple[Move, int]:
+    """Only partners are left: the shorter member bets into the bigger one and gives up to any
+    raise, the bigger one raises it out (chips flow to the member who can use them)."""
+    partner = max(live_partners, key=lambda o: o.stack)
+    if view.stack < partner.stack:
+        if view.to_call > 0 and _raises(view)[-1:] == [partner.player_id]:
+            return "fold", 0
+        return raise_move(view, max(view.min_raise_to, view.pot // 2))
+    if view.to_call > 0:
+        return raise_move(view, view.to_call * 3 + view.pot)
+    return "check", 0
+
+
+def _steer(view: DecisionView, live_partners: list[OpponentView]) -> tuple[Move, int]:
+    """The target is all in: the member with the biggest stack takes it on with any hand it
+    can afford, the others stand aside so that the knockout goes where the team wants it."""
+    shooter = max(live_partners, key=lambda o: o.stack, default=None)
+    if shooter is not None and shooter.stack > view.stack:
+        return passive_move(view, False)
+    return passive_move(view, view.to_call * 3 < view.stack)
 
 
 def _disciplined(view: DecisionView, move: tuple[Move, int]) -> tuple[Move, int]:

@@ -13,7 +13,14 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from railbird.sim import chat_lines, influence_lines, seating, team_setup, tourney_chat
+from railbird.sim import (
+    bounty_negatives,
+    chat_lines,
+    influence_lines,
+    seating,
+    team_setup,
+    tourney_chat,
+)
 from railbird.sim.agenda import Agenda
 from railbird.sim.config import SimConfig
 from railbird.sim.players import Player, new_player
@@ -21,6 +28,7 @@ from railbird.sim.side_pot import dry_side_pot_checkers
 from railbird.sim.stream import Ids, Item, Outbox, fmt_ms
 from railbird.sim.structure import Structure
 from railbird.sim.table import TableRun
+from railbird.sim.table_view import Policy
 from railbird.sim.teams import BountyTeamPolicy, Team
 
 
@@ -41,6 +49,7 @@ class TournamentRun:
             mass_drop=self._mass_drop,
             channel_chat=self._channel_chat,
             bust_reaction=self._bust_reaction,
+            friend_chat=self._friend_chat,
         )
         minute = 60_000
         self.structure = Structure(
@@ -55,6 +64,12 @@ class TournamentRun:
         for p in self.players:
             p.stack, p.bounty = cfg.starting_stack, (cfg.bounty if bounty else None)
         self.teams = team_setup.make_teams(self, bounty)
+        self.by_pid = {p.pid: p for p in self.players}
+        self.hunters = (
+            bounty_negatives.choose_hunters(self, cfg.bounty_hunters_per_table)
+            if bounty and cfg.bounty_hunters_per_table > 0
+            else set()
+        )
         self.alive = len(self.players)
         self.bounties_won: dict[str, int] = {}
         n_tables = max(1, math.ceil(len(self.players) / cfg.table_size))
@@ -72,17 +87,19 @@ class TournamentRun:
             )
             for seat, p in enumerate(group, start=1):
                 team = p.team
-                policy = (
-                    BountyTeamPolicy(p, team)
-                    if isinstance(team, Team) and team.category == "bounty_collusion"
-                    else None
-                )
+                policy: Policy | None = None
+                if isinstance(team, Team) and team.category == "bounty_collusion":
+                    policy = BountyTeamPolicy(p, team)
+                elif p.pid in self.hunters:
+                    policy = bounty_negatives.HunterPolicy(p, 2 * cfg.bounty)
                 table.seat(p, seat, start_ms - rng.randint(1_000, 120_000), policy)
             table.railbirds = [
                 new_player(ids.player(), rng)
                 for _ in range(sum(rng.random() < cfg.railbirds_per_table / 2 for _ in range(2)))
             ]
             self.tables.append(table)
+        self.friends = bounty_negatives.pair_friends(self, cfg.friend_pairs_per_tournament)
+        self.friend_messages: dict[tuple[str, str], list[str]] = {}
         self._seed_agenda()
 
     def _seed_agenda(self) -> None:
@@ -98,6 +115,8 @@ class TournamentRun:
                 span = max(60_000, self.end_ms - start)
                 add(start + rng.randint(span // 5, span * 4 // 5), "mass_drop", None)
         add(start + rng.randint(5_000, 60_000), "channel_chat", None)
+        for k, pair in enumerate(self.friends):
+            add(start + 30_000 + 7_919 * k, "friend_chat", pair)
 
     # -- the event loop -------------------------------------------------------------------
     def run(self) -> Iterator[Item]:
@@ -127,7 +146,32 @@ class TournamentRun:
             record["first_violation_ts"] = fmt_ms(team.first_ms) if team.first_ms else None
             record["message_ids"] = team.message_ids
             out.truth(last, record)
+        for hard in self._hard_negative_truth():
+            out.truth(last, hard)
         yield from out.drain()
+
+    def _hard_negative_truth(self) -> list[dict[str, Any]]:
+        """Hunters (all of a tournament's in one record: any group of them is innocent) and
+        each pair of friends, with the private messages they exchanged."""
+        records: list[dict[str, Any]] = []
+        if self.hunters:
+            records.append(
+                {
+                    "hard_negative": "bounty_hunters",
+                    "tournament_id": self.tournament_id,
+                    "player_ids": sorted(self.hunters),
+                }
+            )
+        for a, b in self.friends:
+            records.append(
+                {
+                    "hard_negative": "friends",
+                    "tournament_id": self.tournament_id,
+                    "player_ids": sorted((a.pid, b.pid)),
+                    "message_ids": self.friend_messages.get((a.pid, b.pid), []),
+                }
+            )
+        return records
 
     def _step(self, table: TableRun) -> None:
         now = table.clock
@@ -181,7 +225,12 @@ class TournamentRun:
         if entry.get("bounty_awarded") and winners:
             share, odd = divmod(entry["bounty_awarded"], len(winners))
             for rank, pid in enumerate(winners):
-                self.bounties_won[pid] = self.bounties_won.get(pid, 0) + share + (rank < odd)
+                won = share + (rank < odd)
+                if self.cfg.progressive_bounty:  # half onto the winner's own head
+                    winner = self.by_pid[pid]
+                    winner.bounty = (winner.bounty or 0) + won // 2
+                    won -= won // 2
+                self.bounties_won[pid] = self.bounties_won.get(pid, 0) + won
 
     def _fired(self, ms: int, action: str, player: Player, token: int) -> None:
         group = self.groups.get(token)
@@ -287,6 +336,12 @@ class TournamentRun:
 
     def _channel_chat(self, ms: int, _: None) -> None:
         tourney_chat.channel_chat(self, ms)
+
+    def _friend_chat(self, ms: int, pair: tuple[Player, Player]) -> None:
+        key = (pair[0].pid, pair[1].pid)
+        self.friend_messages.setdefault(key, []).extend(
+            bounty_negatives.friend_chat(self, ms, pair)
+        )
 
     def _bust_reaction(self, ms: int, subject: tuple[Player, str]) -> None:
         tourney_chat.bust_reactions(self, ms, subject[0], subject[1], self.rng)

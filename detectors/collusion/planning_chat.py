@@ -54,13 +54,42 @@ _ATTACK = re.compile(
 )
 _COOPERATE = re.compile(
     r"\b(?:together|both|we|us|lets|let'?s|with\s+me|help\s+me|you\s+and\s+(?:me|i)|"
-    r"me\s+and\s+you|between\s+us|double[\s-]?team|gang\s+up|team\s+up|"
+    r"me\s+and\s+you|between\s+us|(?:double|tag)[\s-]?team|gang\s+up|team\s+up|"
     r"i\s*'?(?:ll)?\s+(?:raise|open|3bet|shove|jam)\s+you|you\s+(?:shove|jam)|"
     r"(?:same|usual)\s+plan|against\s+me|into\s+me)\b"
 )
 _BOUNTY = re.compile(
     r"\b(?:(?:his|her|their|\w+'s)\s+(?:bounty|ko|head)|(?:bounty|ko)\s+(?:on|of)\s+\S+|"
     r"(?:50\s*/\s*50|fifty\s+fifty)\s+on\s+the\s+(?:bounty|ko)|\S+\s+(?:bounty|head)\s+is\s+ours)"
+)
+# The second reader: a name the directory may not know after an attack that can only aim at a
+# person, rules of play between members, a target named as such, and a knockout shared out.
+_NOT_A_NAME = (
+    r"(?!(?:the|a|an|this|that|it|its|out|me|my|your|our|his|her|some|someone|somebody|"
+    r"everyone|anyone|everybody|anybody|dinner|food|lunch|break|bubble|level|money|game|"
+    r"tourney|tournament|bounties|bounty|cards|chips|pot|pots|now|again|tonight|soon|early|"
+    r"late|up|down|in|on|at|for|to|with|and|or|lol|together|both|every|each|all|any|one|time|"
+    r"hand|hands|pre|preflop|light|wide|them|trash|garbage)\b)"
+)
+_NAMED_ATTACK = re.compile(
+    r"\b(?:go\s+after|gang\s+up\s+on|team\s+up\s+(?:on|against)|"
+    r"(?:double|tag)[\s-]?team(?:\s+(?:on|against))?|hunt(?:\s+down)?|lean\s+on|pile\s+on|"
+    r"work\s+on|take\s+down|knock\s+out|take\s+out|bust|isolate|squeeze|"
+    rf"focus(?:\s+on)?)\s+(?:{_PERSON}|{_NOT_A_NAME}@?[a-z][\w'-]{{2,}})"
+)
+_PLAY_RULE = re.compile(
+    r"\b(?:(?:dont|don'?t|never|no)\s+(?:raise|3\s*bet|re-?raise|bet\s+into)\s+"
+    r"(?:me|each\s*other|one\s+another)|"
+    r"i\s*'?(?:ll)?\s+(?:open|raise)\s*,?\s*(?:you|u)\s+(?:call|flat|just\s+call)|"
+    r"if\s+\w+\s+(?:shoves|jams|is\s+all\s*in|goes\s+all\s*in)\s*,?\s*(?:we\s+)?(?:just\s+)?"
+    r"(?:check\s+(?:it\s+)?down|check|no\s+betting|dont\s+bet|don't\s+bet))"
+)
+_TARGET_NOUN = re.compile(
+    r"\b(?:(?:is|are)\s+(?:our\s+(?:mark|target|victim)|the\s+(?:mark|target))|"
+    r"(?:that\s+fish|he|she|him|her)\s+is\s+ours)\b"
+)
+_WHOEVER = re.compile(
+    r"\bwhoever\s+(?:gets|takes|busts|kos|knocks\s+out)\s+\S+\s+(?:shares|splits|pays|gives)"
 )
 _SHARE = re.compile(r"\b(?:split|share|chop|divide|halves|50\s*/\s*50|fifty\s+fifty|is\s+ours)\b")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -101,6 +130,20 @@ def _has_bounty_hint(folded: str) -> bool:
         or "squeeze" in folded
         or "sandwich" in folded
         or "eliminate" in folded
+        or "pile" in folded
+        or "focus" in folded
+        or "lean" in folded
+        or "work" in folded
+        or "down" in folded
+        or "bet" in folded
+        or "open" in folded
+        or "shove" in folded
+        or "jam" in folded
+        or "all" in folded
+        or "mark" in folded
+        or "victim" in folded
+        or "ours" in folded
+        or "whoever" in folded
     )
 
 
@@ -141,7 +184,11 @@ def reads_as_bounty_plan(folded: str) -> bool:
         return True
     if _ATTACK.search(folded) and _COOPERATE.search(folded):
         return True
-    return bool(_BOUNTY.search(folded) and _SHARE.search(folded))
+    if _BOUNTY.search(folded) and _SHARE.search(folded):
+        return True
+    if _NAMED_ATTACK.search(folded) and _COOPERATE.search(folded):
+        return True
+    return bool(_PLAY_RULE.search(folded) or _TARGET_NOUN.search(folded) or _WHOEVER.search(folded))
 
 
 def name_keys(screen_name: str | None, player_id: str) -> set[str]:

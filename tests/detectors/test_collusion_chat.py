@@ -124,6 +124,37 @@ NOT_PLANS = [
     "how does the ko work? do we share it?",
 ]
 
+# Written before the second reader (names the directory may not know, rules of play between
+# members, a target named as such), in wording neither the simulator's templates nor its open
+# grammar (`sim.influence_lines.open_plan_line`) use.
+OPEN_PLANS += [
+    "you and me pile on kev_77 this orbit",
+    "tag team jonny, the bounty gets split",
+    "lets both go after RiverRat, he's short",
+    "dont 3bet each other, we want rick's head",
+    "i open, you flat, we trap donkeykong",
+    "if moe jams we just check it down",
+    "whoever busts lily pays the other half",
+    "focus on bigstack99 together",
+    "sneaky_pete is our mark tonight",
+    "never reraise me, that fish is ours",
+]
+NOT_PLANS += [
+    "lets go after dinner",
+    "we both got busted by kev_77",
+    "focus on your own game",
+    "bust me already lol",
+    "i always hunt bounties lol",
+    "if he jams i fold",
+    "you two fight it out",
+    "he is the chip leader now",
+    "our table is so tight",
+    "we need to bust someone lol",
+    "gl both of us go deep tonight",
+    "lol kev_77 has a huge bounty now",
+    "did you get his bounty?",
+]
+
 
 @pytest.mark.parametrize("text", OPEN_PLANS)
 def test_plans_in_open_wording_are_read(text: str) -> None:
