@@ -35,9 +35,34 @@ def _reject_numbers(value: Any) -> Any:
 
 Timestamp = Annotated[AwareDatetime, BeforeValidator(_reject_numbers)]
 
+# What one record may carry. A value outside these is a producer bug or an attack: the store's
+# 64-bit columns could not hold a bigger integer, a time outside the range breaks the event
+# clock and the store's time arithmetic, and a 1 MB message is not chat.
+EARLIEST = datetime(1990, 1, 1, tzinfo=UTC)
+LATEST = datetime(2200, 1, 1, tzinfo=UTC)
+MAX_CHIPS = 2**53 - 1  # exact in JSON readers that use doubles, and in a BIGINT
+MAX_SEAT = 1_000
+MAX_ID_CHARS = 256
+MAX_TEXT_CHARS = 16_384  # a wall of text still reaches the flood and spam detectors whole
+MAX_RECORD_BYTES = 512 * 1024  # a 10-handed hand history with its actions is ~10 KB
+
+Chips = Annotated[int, Field(ge=0, le=MAX_CHIPS)]
+SeatNumber = Annotated[int, Field(ge=0, le=MAX_SEAT)]
+Id = Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS)]
+OptionalId = Annotated[str, Field(max_length=MAX_ID_CHARS)] | None
+
 
 def _to_utc(value: datetime) -> datetime:
-    return value.astimezone(UTC)
+    """UTC, within `EARLIEST`..`LATEST`. "0001-01-01T00:00:00+05:00" is a valid RFC 3339 time
+    whose UTC form is before year 1: Python raises OverflowError, which pydantic would let
+    escape as a crash rather than a validation error, so it is turned into one here."""
+    try:
+        utc = value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"time {value.isoformat()} is out of range") from None
+    if not EARLIEST <= utc < LATEST:
+        raise ValueError(f"time {utc.isoformat()} is outside {EARLIEST.year}-{LATEST.year - 1}")
+    return utc
 
 
 class _Contract(BaseModel):
@@ -46,16 +71,16 @@ class _Contract(BaseModel):
 
 class ChatEvent(_Contract):
     type: Literal["chat"]
-    message_id: str = Field(min_length=1)
+    message_id: Id
     ts: Timestamp
-    player_id: str = Field(min_length=1)
-    screen_name: str | None = None
+    player_id: Id
+    screen_name: OptionalId = None
     channel: Literal["table", "tournament", "lobby", "private"]
-    table_id: str | None = None
-    tournament_id: str | None = None
-    recipient_id: str | None = None
+    table_id: OptionalId = None
+    tournament_id: OptionalId = None
+    recipient_id: OptionalId = None
     kind: Literal["text", "emoji", "snapcam"] = "text"
-    text: str = ""
+    text: str = Field(default="", max_length=MAX_TEXT_CHARS)
 
     _utc = field_validator("ts")(_to_utc)
 
@@ -83,15 +108,15 @@ TableAction = Literal[
 
 class TableEvent(_Contract):
     type: Literal["table"]
-    event_id: str = Field(min_length=1)
+    event_id: Id
     ts: Timestamp
-    table_id: str = Field(min_length=1)
-    tournament_id: str | None = None
+    table_id: Id
+    tournament_id: OptionalId = None
     action: TableAction
-    player_id: str | None = None
-    seat: int | None = None
-    hand_id: str | None = None
-    players: tuple[str, ...] | None = None
+    player_id: OptionalId = None
+    seat: SeatNumber | None = None
+    hand_id: OptionalId = None
+    players: tuple[Id, ...] | None = None
 
     _utc = field_validator("ts")(_to_utc)
 
@@ -101,10 +126,10 @@ class TableEvent(_Contract):
 
 
 class Seat(_Contract):
-    seat: int
-    player_id: str
-    stack: int
-    bounty: int | None = None
+    seat: SeatNumber
+    player_id: Id
+    stack: Chips
+    bounty: Chips | None = None
     hole_cards: tuple[Card, ...] | None = None
 
 
@@ -114,44 +139,44 @@ Street = Literal["preflop", "flop", "turn", "river"]
 class HandAction(_Contract):
     ts: Timestamp | None = None
     street: Street
-    player_id: str
+    player_id: Id
     # post_sb | post_bb | post_ante | post_dead | fold | check | call | bet | raise | all_in
-    action: str
-    amount: int = 0
-    to: int | None = None
+    action: Annotated[str, Field(max_length=32)]
+    amount: Chips = 0
+    to: Chips | None = None
 
     _utc = field_validator("ts")(lambda v: None if v is None else _to_utc(v))
 
 
 class ShowdownEntry(_Contract):
-    player_id: str
+    player_id: Id
     cards: tuple[Card, ...] | None = None
 
 
 class Winner(_Contract):
-    player_id: str
-    amount: int
-    pot: str = "main"
+    player_id: Id
+    amount: Chips
+    pot: Annotated[str, Field(max_length=MAX_ID_CHARS)] = "main"
 
 
 class Elimination(_Contract):
-    player_id: str
-    by: tuple[str, ...] = ()
-    bounty_awarded: int | None = None
+    player_id: Id
+    by: tuple[Id, ...] = ()
+    bounty_awarded: Chips | None = None
 
 
 class HandEvent(_Contract):
     type: Literal["hand"]
-    hand_id: str = Field(min_length=1)
-    table_id: str = Field(min_length=1)
-    tournament_id: str | None = None
-    game: str = "NLHE"
+    hand_id: Id
+    table_id: Id
+    tournament_id: OptionalId = None
+    game: Annotated[str, Field(max_length=MAX_ID_CHARS)] = "NLHE"
     started_at: Timestamp
     ended_at: Timestamp
-    button_seat: int | None = None
-    small_blind: int = 0
-    big_blind: int = 0
-    ante: int = 0
+    button_seat: SeatNumber | None = None
+    small_blind: Chips = 0
+    big_blind: Chips = 0
+    ante: Chips = 0
     seats: tuple[Seat, ...]
     actions: tuple[HandAction, ...] = ()
     board: tuple[Card, ...] = ()
@@ -195,11 +220,24 @@ def _describe(error: ValidationError) -> str:
 
 
 def parse_event(raw: bytes | str, where: str = "<input>") -> ChatEvent | TableEvent | HandEvent:
-    """Parse one JSON record; raise EventError naming `where` (line, offset) and the field."""
+    """Parse one JSON record; raise EventError naming `where` (line, offset) and the field.
+
+    Nothing else escapes: whatever one record holds, the caller gets an EventError to report
+    and goes on with the next."""
+    _check_size(raw, where)
     try:
         return _EVENT_ADAPTER.validate_json(raw)
     except ValidationError as exc:
         raise EventError(where, _describe(exc)) from None
+    except Exception as exc:  # the edge: one record must never stop a stream
+        raise EventError(where, f"unreadable record ({type(exc).__name__}: {exc})"[:300]) from None
+
+
+def _check_size(raw: bytes | str, where: str) -> None:
+    if len(raw) > MAX_RECORD_BYTES:
+        raise EventError(
+            where, f"record is {len(raw):,} bytes, over the {MAX_RECORD_BYTES:,}-byte limit"
+        )
 
 
 def event_from_dict(
@@ -209,6 +247,8 @@ def event_from_dict(
         return _EVENT_ADAPTER.validate_python(data)
     except ValidationError as exc:
         raise EventError(where, _describe(exc)) from None
+    except Exception as exc:  # as in `parse_event`
+        raise EventError(where, f"unreadable record ({type(exc).__name__}: {exc})"[:300]) from None
 
 
 AnyEvent = ChatEvent | TableEvent | HandEvent
@@ -229,10 +269,10 @@ def parse_event_as(value: bytes, expected: str | None = None) -> AnyEvent:
     for a bad record, are exactly `parse_event`'s: a table event on the chat topic still parses.
     """
     adapter = _BY_TYPE.get(expected) if expected is not None else None
-    if adapter is not None:
+    if adapter is not None and len(value) <= MAX_RECORD_BYTES:
         try:
             event: AnyEvent = adapter.validate_json(value)
             return event
-        except ValidationError:
+        except Exception:  # `parse_event` says what was wrong
             pass
     return parse_event(value)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from railbird.detectors.events import (
@@ -35,14 +34,3 @@ def decode(record: RawRecord) -> AnyEvent | Rejected:
         return parse_event(record.data, where=record.position)
     except EventError as exc:
         return Rejected(record, exc.reason)
-
-
-def decode_all(
-    records: Iterable[RawRecord], on_reject: Callable[[Rejected], None]
-) -> Iterator[AnyEvent]:
-    for record in records:
-        result = decode(record)
-        if isinstance(result, Rejected):
-            on_reject(result)
-        else:
-            yield result

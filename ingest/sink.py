@@ -35,6 +35,8 @@ class Sink(Protocol[EventRecord]):
         already redacted); made durable by the same `flush` as the records before it."""
         ...
 
+    set_aside: int  # records the store refused and dead-lettered, so far
+
     @property
     def pending(self) -> int:
         """Events added since the last flush: the caller flushes when this is large enough."""

@@ -107,6 +107,26 @@ class SetAsideBudget:
             )
 
 
+def write_apart(
+    writer: StoreWriter,
+    events: list[AnyEvent],
+    flags: list[Flag],
+    actions: list[Action],
+    first: Exception,
+) -> int:
+    """`StoreSink`'s batch of parsed events, written apart after `first` failed it: the same
+    search and dead letters as the store process's batches. Returns how many were set aside."""
+    if isinstance(first, DATABASE_FAILURES):
+        raise first
+    log.warning(
+        "store batch failed (%s: %s); looking for the records that fail",
+        type(first).__name__,
+        first,
+    )
+    raw = [(e.type, orjson.dumps(e.model_dump(mode="json"))) for e in events]
+    return _write_apart(writer, [(None, "batch", raw, flags, actions)], first)
+
+
 def _write_apart(writer: StoreWriter, requests: list[Request], first: Exception) -> int:
     items: list[Item] = []
     for _ticket, kind, *body in requests:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 DEFAULT_URL = "sqlite:///railbird.db"
@@ -42,9 +45,36 @@ def alembic_config() -> Config:
     return config
 
 
+# Any constant shared by every railbird process: the key of PostgreSQL's advisory lock.
+_MIGRATION_LOCK_KEY = 0x7261696C62697264  # "railbird"
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision (idempotent)."""
+    """Bring the schema to the newest revision (idempotent), one process at a time.
+
+    Workers started together on a new database would otherwise all find no schema and all
+    create it ("table actions already exists"). PostgreSQL: a transaction-scoped advisory lock
+    (DDL is transactional there, so the second process then finds the schema at head). SQLite:
+    an exclusive `flock` on the database file for the whole upgrade."""
     config = alembic_config()
-    with engine.begin() as connection:
+    with _file_lock(engine), engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(
+                text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK_KEY}
+            )
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+@contextmanager
+def _file_lock(engine: Engine) -> Iterator[None]:
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not path or path == ":memory:" or path.startswith("file:"):
+        yield
+        return
+    with open(path, "ab") as handle:  # an empty file is an empty SQLite database
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

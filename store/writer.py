@@ -17,7 +17,9 @@ from railbird.store.bulk_upsert import bulk_upsert, driver_params
 from railbird.store.chat_rows import CHAT_KEYS, chat_params_builder, chat_row, chat_row_from_json
 from railbird.store.upsert import upsert
 
-FLAG_UPDATABLE = ("severity", "score", "explanation", "evidence", "ts")
+# A later version of a flag (same id, higher severity or more evidence) replaces these; the
+# messages it cites can grow too (a sit-out or bounty flag that a planning message joined).
+FLAG_UPDATABLE = ("severity", "score", "explanation", "evidence", "ts", "message_ids")
 
 
 def _table_row(e: TableEvent) -> dict[str, Any]:
@@ -160,6 +162,7 @@ class StoreSink:
         self._flags: list[Flag] = []
         self._actions: list[Action] = []
         self._ticket = 0
+        self.set_aside = 0  # records the store refused, dead-lettered
 
     def add(
         self, events: Sequence[AnyEvent], flags: Sequence[Flag], actions: Sequence[Action]
@@ -178,8 +181,18 @@ class StoreSink:
         return len(self._events)
 
     def flush(self) -> int:
+        """Write what was added in one transaction. If a record's value is what fails, the
+        records are written apart and the bad ones dead-lettered with the reason, as the Kafka
+        worker's store process does (`store.batches`): one record must not lose its batch."""
         if self._events or self._flags or self._actions:
-            self.writer.write(self._events, self._flags, self._actions)
+            try:
+                self.writer.write(self._events, self._flags, self._actions)
+            except Exception as exc:
+                from railbird.store.batches import write_apart  # batches builds on this module
+
+                self.set_aside += write_apart(
+                    self.writer, self._events, self._flags, self._actions, exc
+                )
             self._events, self._flags, self._actions = [], [], []
             self._ticket += 1
         return self._ticket

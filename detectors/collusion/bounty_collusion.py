@@ -62,8 +62,9 @@ class BountyCollusion:
     max_pair_p: float = 0.01  # the pair's own re-raise contrast must stand out on its own
     max_target_p: float = 0.01  # both members' co-entry contrast against the named target
     target_p_floor: float = 1e-4  # co-hunting one target is never proof of a pair by itself
-    # A pair whose re-raises alone survive Bonferroni by a wide margin needs only weak target
-    # evidence: a team that switches targets splits its co-entry evidence across them.
+    # A pair whose re-raises (or flat calls) of each other alone survive Bonferroni by a wide
+    # margin needs only weak target evidence: a team that switches targets splits its co-entry
+    # evidence across them.
     strong_pair_p: float = 1e-4
     max_target_p_strong: float = 0.2
     min_reraises: int = 3
@@ -189,10 +190,14 @@ class BountyCollusion:
         if test.p_value >= self.max_pair_p:
             return None
         guess = trn.guess_target(pair, trn.group(pair))
-        if guess is None or guess.p_value >= self.max_target_p:
+        tests = 1 if plans else max(1, trn.isolation_family)
+        # As on the re-raise path: flat calls that survive their family by a wide margin need
+        # only weak target evidence (a team that switches targets splits its co-entry).
+        strong_pair = bonferroni(test.p_value, max(1, trn.isolation_family)) < self.strong_pair_p
+        max_target_p = self.max_target_p_strong if strong_pair else self.max_target_p
+        if guess is None or guess.p_value >= max_target_p:
             return None
         combined = fisher_two(test.p_value, max(guess.p_value, self.target_p_floor))
-        tests = 1 if plans else max(1, trn.isolation_family)
         adjusted = bonferroni(combined, tests)
         if adjusted >= (self.alpha_with_plan if plans else self.alpha):
             return None

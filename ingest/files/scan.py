@@ -15,7 +15,8 @@ import orjson
 
 from railbird.detectors.events import AnyEvent
 from railbird.detectors.text.redaction import redact
-from railbird.ingest.decode import RawRecord, Rejected, decode_all
+from railbird.ingest.decode import RawRecord, Rejected, decode
+from railbird.ingest.duplicates import DuplicateIds
 from railbird.ingest.sink import Sink
 from railbird.rules.pipeline import Pipeline
 
@@ -24,6 +25,7 @@ from railbird.rules.pipeline import Pipeline
 class ScanReport:
     events: int = 0
     rejected: int = 0
+    set_aside: int = 0  # valid records the store refused (dead-lettered there)
     flags: int = 0
     actions: int = 0
     seconds: float = 0.0
@@ -37,7 +39,9 @@ class ScanReport:
     def summary(self) -> str:
         cats = ", ".join(f"{k}={v}" for k, v in sorted(self.flag_counts.items())) or "none"
         return (
-            f"{self.events} events ({self.rejected} rejected) in {self.seconds:.1f} s "
+            f"{self.events} events ({self.rejected} rejected"
+            + (f", {self.set_aside} set aside by the store" if self.set_aside else "")
+            + f") in {self.seconds:.1f} s "
             f"= {self.events_per_second:,.0f} events/s; {self.flags} flags ({cats}); "
             f"{self.actions} actions; peak RSS {self.peak_rss_mib:.0f} MiB"
         )
@@ -72,7 +76,16 @@ def scan_records(
                 rejected.record.source, rejected.record.position, rejected.reason, raw
             )
 
-    for event in decode_all(records, reject):
+    duplicates = DuplicateIds()
+    for record in records:
+        event = decode(record)
+        if isinstance(event, Rejected):
+            reject(event)
+            continue
+        conflict = duplicates.conflict(event)
+        if conflict is not None:
+            reject(Rejected(record, conflict))
+            continue
         report.events += 1
         outcome = pipeline.process(event)
         for flag in outcome.flags:
@@ -90,6 +103,7 @@ def scan_records(
                 sink.flush()
     if sink is not None:
         sink.flush()
+        report.set_aside = sink.set_aside
     report.seconds = time.perf_counter() - started
     report.peak_rss_mib = peak_rss_mib()
     return report

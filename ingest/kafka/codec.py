@@ -59,13 +59,36 @@ def action_record(action: Action) -> tuple[bytes, bytes]:
     return action.player_id.encode(), orjson.dumps(action.to_dict())
 
 
-def dlq_headers(reason: str, topic: str, partition: int, offset: int) -> Headers:
-    return [
-        ("reason", reason.encode("utf-8", "replace")),
+# A dead letter must always fit: kafka-python refuses a request over its 1 MB
+# `max_request_size` and brokers default to a 1 MB `message.max.bytes`, while a topic may
+# accept bigger records. A bigger bad record goes to the DLQ cut to this size, its real size in
+# the `original_size` header, so the partition can never stall on it.
+DLQ_MAX_VALUE_BYTES = 256 * 1024
+DLQ_MAX_KEY_BYTES = 1024
+_MAX_REASON_BYTES = 1024
+
+
+def dead_letter_value(data: bytes) -> bytes:
+    return data[:DLQ_MAX_VALUE_BYTES]
+
+
+def dead_letter_key(key: bytes | None) -> bytes | None:
+    return None if key is None else key[:DLQ_MAX_KEY_BYTES]
+
+
+def dlq_headers(
+    reason: str, topic: str, partition: int, offset: int, original_size: int | None = None
+) -> Headers:
+    headers = [
+        ("reason", reason.encode("utf-8", "replace")[:_MAX_REASON_BYTES]),
         ("source_topic", topic.encode()),
         ("source_partition", str(partition).encode()),
         ("source_offset", str(offset).encode()),
     ]
+    if original_size is not None:
+        headers.append(("original_size", str(original_size).encode()))
+        headers.append(("truncated", b"1" if original_size > DLQ_MAX_VALUE_BYTES else b"0"))
+    return headers
 
 
 def header_dict(headers: Sequence[tuple[str, bytes | None]] | None) -> dict[str, str]:

@@ -13,7 +13,13 @@ from collections.abc import Iterable
 from railbird.detectors.text.redaction import redact
 from railbird.ingest.decode import Rejected
 from railbird.ingest.kafka.client_types import Producer
-from railbird.ingest.kafka.codec import action_record, dlq_headers, flag_record
+from railbird.ingest.kafka.codec import (
+    action_record,
+    dead_letter_key,
+    dead_letter_value,
+    dlq_headers,
+    flag_record,
+)
 from railbird.ingest.kafka.merge import Pending
 from railbird.ingest.kafka.partitions import KeyPartitions
 from railbird.ingest.kafka.settings import KafkaSettings
@@ -61,16 +67,23 @@ def send_dead_letter(
     entry: Pending,
     rejected: Rejected,
 ) -> None:
-    """The record as it came, to `<topic>.dlq` with the reason and its origin in headers (and,
-    with disclosed personal data redacted, to the store's dead-letter table)."""
+    """The record as it came (cut to `DLQ_MAX_VALUE_BYTES`, its size in a header), to
+    `<topic>.dlq` with the reason and its origin in headers (and, with disclosed personal data
+    redacted, to the store's dead-letter table)."""
     tp = entry.tp
     log.warning("dead letter %s", rejected.describe())
-    data = rejected.record.data
+    data = dead_letter_value(rejected.record.data)
     producer.send(
         settings.dlq_topic(tp.topic),
-        key=entry.key,
+        key=dead_letter_key(entry.key),
         value=data,
-        headers=dlq_headers(rejected.reason, tp.topic, tp.partition, entry.offset),
+        headers=dlq_headers(
+            rejected.reason,
+            tp.topic,
+            tp.partition,
+            entry.offset,
+            original_size=len(rejected.record.data),
+        ),
     )
     if store is not None:  # redacted there, as in the chat log; the topic keeps the bytes
         raw = redact(data.decode("utf-8", "replace"))

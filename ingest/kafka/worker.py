@@ -36,7 +36,9 @@ from collections import Counter
 from datetime import datetime
 
 from railbird.ingest.decode import Rejected
+from railbird.ingest.duplicates import DuplicateIds
 from railbird.ingest.kafka.client_types import Consumer, Producer, TopicPartition
+from railbird.ingest.kafka.codec import raw_record
 from railbird.ingest.kafka.commits import Checkpoints
 from railbird.ingest.kafka.intake import Intake
 from railbird.ingest.kafka.internals import has_joined
@@ -89,6 +91,8 @@ class KafkaWorker:
             settings, consumer, producer, store, self.metrics, self._progress, window
         )
         self._routes = RoutingIndex()
+        # Both stages set aside the same second-content duplicates, so both see what `scan` sees.
+        self._duplicates = DuplicateIds()
         self._clock: datetime | None = None  # newest event time processed
         self._last_record = time.monotonic()
         # Only the table stage stores events and dead-letters; the site stage, which reads
@@ -244,6 +248,7 @@ class KafkaWorker:
         dead: Counter[str] = Counter()
         touched = commits.touched
         process, note_route = self.pipeline.process, self._routes.note
+        duplicates = self._duplicates.conflict
         progress_of = self._progress
         clock = self._clock
         for entry in ready:
@@ -251,6 +256,8 @@ class KafkaWorker:
             progress = progress_of[tp]
             warm = entry.offset < progress.replay_until
             item = entry.item
+            if not isinstance(item, Rejected) and (why := duplicates(item)) is not None:
+                item = Rejected(raw_record(tp.topic, tp.partition, entry.offset, entry.value), why)
             if isinstance(item, Rejected):
                 if not warm and self._primary:
                     send_dead_letter(self.settings, self.producer, self.store, entry, item)

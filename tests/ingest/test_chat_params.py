@@ -63,7 +63,7 @@ CHANGES: list[dict[str, Any]] = [
     {"ts": "2026-11-29T20:15:03.123456Z"},
     {"ts": "2026-11-29T20:15:03.000Z"},
     {"ts": "2026-12-31T23:59:59.999Z"},
-    {"ts": "0999-12-31T23:59:59.999Z"},  # a year under 1000: still four digits
+    {"ts": "1990-01-01T00:00:00.000Z"},  # the earliest time the contract accepts
     {"ts": "2026-11-29T20:15:03.1234567Z"},  # 7 digits: pydantic's reading
     {"ts": "2026-11-29T22:15:03.5+02:00"},  # offsets: stored in UTC
     {"ts": "2026-11-29T01:15:03.120-05:30"},  # the day before in UTC
