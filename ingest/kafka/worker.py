@@ -35,6 +35,8 @@ import time
 from collections import Counter
 from datetime import datetime
 
+from kafka import TopicPartition as KafkaTopicPartition
+
 from railbird.ingest.decode import Rejected
 from railbird.ingest.duplicates import DuplicateIds
 from railbird.ingest.kafka.client_types import Consumer, Producer, TopicPartition
@@ -59,6 +61,8 @@ from railbird.rules.pipeline import Pipeline
 from railbird.store.writer_process import StoreProcess
 
 log = logging.getLogger(__name__)
+
+GROUP_CHECK_SECONDS = 1.0  # how often an idle worker asks whether its whole group is done
 
 
 class KafkaWorker:
@@ -95,6 +99,8 @@ class KafkaWorker:
         self._duplicates = DuplicateIds()
         self._clock: datetime | None = None  # newest event time processed
         self._last_record = time.monotonic()
+        self._group_checked_at = -GROUP_CHECK_SECONDS
+        self._group_idle = False
         # Only the table stage stores events and dead-letters; the site stage, which reads
         # the same records again, stores and produces its own flags and actions alone.
         self.stage = stage
@@ -144,9 +150,35 @@ class KafkaWorker:
             or self.merge.total() > 0
             or not all(intake.caught_up(tp) and intake.lag(tp) == 0 for tp in self._progress)
         )
+        if not busy and not self._group_caught_up():
+            busy = True
         if busy:
             self._last_record = time.monotonic()
         return time.monotonic() - self._last_record
+
+    def _group_caught_up(self) -> bool:
+        """Whether the whole group is done: every input partition's committed offset (the
+        group's, whoever owns it) has reached its end. A standby owning nothing is idle only
+        then, so that it never exits while an owner that may die still has work: if it dies,
+        its commits stop, the lag stays, and the standby is there to take over. Asked of the
+        broker at most every `GROUP_CHECK_SECONDS`."""
+        now = time.monotonic()
+        if now - self._group_checked_at < GROUP_CHECK_SECONDS:
+            return self._group_idle
+        self._group_checked_at = now
+        consumer = self.consumer
+        try:
+            tps = [
+                KafkaTopicPartition(topic, p)  # kafka-python checks for its own type
+                for topic in self.settings.input_topics
+                for p in sorted(consumer.partitions_for_topic(topic) or ())
+            ]
+            ends = consumer.end_offsets(tps)
+            self._group_idle = all(_done(consumer, tp, ends.get(tp, 0)) for tp in tps)
+        except Exception as exc:  # the broker away: not known to be idle
+            log.info("could not read the group's offsets (%s): not idle", exc)
+            self._group_idle = False
+        return self._group_idle
 
     # ---- rebalances -----------------------------------------------------------------------
 
@@ -310,3 +342,11 @@ class KafkaWorker:
             detector_errors=self.pipeline.metrics.detector_errors,
             store_set_aside=self.store.set_aside if self.store is not None else 0,
         )
+
+
+def _done(consumer: Consumer, tp: TopicPartition, end: int) -> bool:
+    """The group has committed everything `tp` holds (an empty partition is done)."""
+    if end == 0:
+        return True
+    committed = consumer.committed(tp, metadata=True)
+    return committed is not None and committed.offset >= end

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import signal
 import subprocess
@@ -21,7 +22,9 @@ from typing import Any
 
 import orjson
 import pytest
-from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
+from kafka.admin import ConfigResource, ConfigResourceType
+from kafka.errors import KafkaError
 from sqlalchemy import func, select
 
 from railbird.ingest.files.jsonl import read_jsonl
@@ -394,6 +397,38 @@ def test_two_workers_one_killed_the_survivor_finishes(lane: Lane, stream: Stream
     assert_same_flags(lane.topic_flags(), stream.scan_flags)
 
 
+@pytest.mark.parametrize("lane", [{"max_poll_records": 100, "merge_hold_ms": 1000}], indirect=True)
+def test_a_standby_told_to_exit_when_idle_still_takes_over_from_a_killed_owner(
+    lane: Lane, stream: Stream
+) -> None:
+    """`--exit-when-idle` means the whole group is idle. A site-stage standby owns nothing and
+    once counted as idle at once: it exited while the owner worked, and when the owner was
+    killed nobody took over (site flags lost, exit 0)."""
+    doomed_port, port = free_port(), free_port()
+    doomed = lane.start_worker("--metrics-port", str(doomed_port))
+    wait_for(
+        lambda: _partitions_owned(doomed_port, "site") == 3 * PARTITIONS,
+        90,
+        "the first worker's site stage",
+    )
+    survivor = lane.start_worker("--metrics-port", str(port), "--exit-when-idle", "2")
+    wait_for(
+        lambda: _partitions_owned(doomed_port) == _partitions_owned(port) == 3 * PARTITIONS // 2,
+        90,
+        "both workers sharing the table partitions",
+    )
+    assert _partitions_owned(port, "site") == 0  # the standby
+    producing = _producing(lane, stream, rate=600)
+    wait_for(lambda: _committed_mid_stream(lane, stream, doomed_port), 60, "a third of the stream")
+    doomed.send_signal(signal.SIGKILL)
+    doomed.wait(10)
+    producing.join(60)
+    assert _exits(survivor, 180) == 0, lane.worker_log(1)[-3000:]
+    assert lane.stored_ids() == stream.event_ids
+    assert_same_flags(lane.stored_flags(), stream.scan_flags)
+    assert_same_flags(lane.topic_flags(), stream.scan_flags)
+
+
 def _chat(message_id: str, text: str, t: int) -> dict[str, Any]:
     return {
         "type": "chat",
@@ -456,6 +491,74 @@ def test_bad_records_go_to_the_dead_letter_topics_and_the_stream_goes_on(lane: L
     assert {m for f in flagged for m in f["message_ids"]} == {"m-2"}
     assert "3 dead letters" in _summary(lane.worker_log(0))
     assert "0 dead letters" in _summary(lane.worker_log(0), "site")  # stored once, not twice
+
+
+def test_poison_records_land_in_the_dead_letter_topic_and_the_stream_goes_on(lane: Lane) -> None:
+    """The records that used to stop a partition for good: a >1 MB invalid record on a topic
+    that allows it (the DLQ producer refused it at its 1 MB request limit, at every restart), a
+    year-0001 time whose UTC form overflows, a seat the store cannot hold, and one id sent again
+    with other text."""
+    s = lane.settings
+    admin = KafkaAdminClient(bootstrap_servers=s.bootstrap_servers)
+    try:
+        admin.alter_configs(
+            [
+                ConfigResource(
+                    ConfigResourceType.TOPIC, s.chat_topic, {"max.message.bytes": "4194304"}
+                )
+            ]
+        )
+    finally:
+        admin.close()
+    big = b'{"type": "chat", "message_id": "m-big", "text": "' + b"z" * 1_500_000 + b'"}'
+    records = [
+        orjson.dumps(_chat("m-1", "nice hand", 1)),
+        big,
+        json.dumps({**_chat("m-old", "hi", 2), "ts": "0001-01-01T00:00:00+05:00"}).encode(),
+        orjson.dumps(_chat("m-1", "you are a fucking idiot", 3)),  # m-1 again, other words
+        orjson.dumps(_chat("m-2", "you are a fucking idiot", 5)),
+    ]
+    seat = {
+        "type": "table",
+        "event_id": "e-huge",
+        "ts": "2026-11-29T20:00:04.000Z",
+        "table_id": "t-1",
+        "action": "join",
+        "player_id": "p-2",
+        "seat": 10**30,
+    }
+    producer = KafkaProducer(bootstrap_servers=s.bootstrap_servers, max_request_size=4_194_304)
+    for value in records:
+        # One at a time, in order; the big one is retried until the topic's new limit has
+        # reached the partition leader (the config change is applied asynchronously).
+        for attempt in itertools.count():
+            try:
+                producer.send(s.chat_topic, key=b"t-1", value=value).get(timeout=10)
+                break
+            except KafkaError:
+                assert attempt < 40, "the topic never accepted the large record"
+                time.sleep(0.25)
+    producer.send(s.table_topic, key=b"t-1", value=json.dumps(seat).encode())
+    producer.flush()
+    producer.close()
+
+    worker = lane.start_worker("--exit-when-idle", "2")
+    assert _exits(worker, 90) == 0, lane.worker_log(0)[-3000:]
+
+    dead = lane.topic_records(s.dlq_topic(s.chat_topic))
+    by_offset = {header_dict(r.headers)["source_offset"]: r for r in dead}
+    assert sorted(by_offset) == ["1", "2", "3"]
+    cut = header_dict(by_offset["1"].headers)
+    assert cut["original_size"] == str(len(big)) and cut["truncated"] == "1"
+    assert big.startswith(by_offset["1"].value) and len(by_offset["1"].value) < 1_000_000
+    assert "bytes, over the" in cut["reason"]
+    assert "out of range" in header_dict(by_offset["2"].headers)["reason"]
+    assert "duplicate chat id 'm-1'" in header_dict(by_offset["3"].headers)["reason"]
+    [table_dead] = lane.topic_records(s.dlq_topic(s.table_topic))
+    assert "seat" in header_dict(table_dead.headers)["reason"]
+    assert lane.stored_ids() == {"m-1", "m-2"}
+    flagged = [orjson.loads(r.value) for r in lane.topic_records(s.flags_topic)]
+    assert {m for f in flagged for m in f["message_ids"]} == {"m-2"}  # never the second m-1
 
 
 def test_a_worker_whose_site_stage_dies_stops_cleanly_and_says_so(lane: Lane) -> None:
