@@ -45,6 +45,7 @@ class WorkerMetrics:
         self.batches = 0
         self.commits = 0
         self.commit_failures = 0
+        self.last_commit_ok = True  # whether the latest commit attempt succeeded
         self.rebalances = 0
         self.detector_errors: Counter[str] = Counter()
         self.lag: dict[TopicPartition, int | None] = {}  # None: not known yet
@@ -87,6 +88,8 @@ class WorkerMetrics:
         with self._lock:
             self.commits += commit
             self.commit_failures += commit_failure
+            if commit or commit_failure:
+                self.last_commit_ok = commit
             self.rebalances += rebalance
 
     def total_lag(self) -> int:
@@ -124,8 +127,8 @@ class WorkerMetrics:
                 f"{sum(self.replayed.values())} replayed, {self.flags} flags, "
                 f"{self.actions} actions, {sum(self.dead_letters.values())} dead letters, "
                 f"{self.store_set_aside} set aside by the store, "
-                f"{self.rebalances} rebalances, {self.commits} commits "
-                f"({self.commit_failures} failed)"
+                f"{self.rebalances} rebalances, {self.commits} commits"
+                + _failed_commits(self.commit_failures, self.last_commit_ok)
             )
 
     def samples(self) -> Samples:
@@ -209,3 +212,16 @@ def serve_metrics(
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, name="metrics", daemon=True).start()
     return server
+
+
+def _failed_commits(failures: int, last_ok: bool) -> str:
+    """A failed attempt is retried with the next checkpoint's offsets: say whether the offsets
+    did get committed in the end, rather than a bare "(26 failed)" beside 26 commits."""
+    if not failures:
+        return ""
+    if last_ok:
+        return f" ({failures} failed attempts, each retried; the last commit succeeded)"
+    return (
+        f" ({failures} failed attempts; the last one failed too: records since the last "
+        "successful commit will be read again)"
+    )

@@ -123,3 +123,22 @@ def test_a_child_stages_metrics_render_from_the_snapshot_it_sent_through_a_pipe(
 
     assert steady(render_metrics([tables, remote])) == steady(render_metrics([tables, site]))
     assert 'railbird_kafka_records_total{stage="site",topic="hand"} 4' in render_metrics([remote])
+
+
+@pytest.mark.parametrize(
+    ("attempts", "says"),
+    [
+        ([True, True], "2 commits"),
+        ([False, True, False, True], "2 commits (2 failed attempts, each retried; the last"),
+        ([True, False], "1 commits (1 failed attempts; the last one failed too"),
+    ],
+)
+def test_the_summary_says_whether_failed_commits_were_made_good(
+    attempts: list[bool], says: str
+) -> None:
+    metrics = WorkerMetrics()
+    for ok in attempts:
+        metrics.note(commit=ok, commit_failure=not ok)
+    summary = metrics.summary()
+    assert says in summary, summary
+    assert ("failed" in summary) == (not all(attempts))
