@@ -9,8 +9,8 @@ import pytest
 
 from railbird.detectors.events import event_from_dict
 from railbird.sim.config import SimConfig
-from railbird.sim.run import simulate
 from railbird.sim.violations import CHAT_CATEGORIES
+from tests.sim.days import Records, events_and_truth
 
 DAY = SimConfig(
     seed=2,
@@ -20,16 +20,11 @@ DAY = SimConfig(
     hours=1.25,
     violation_scale=2.0,
 )
-Records = list[dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
 def day() -> tuple[Records, Records]:
-    events: Records = []
-    truth: Records = []
-    for kind, record in simulate(DAY):
-        (events if kind == "event" else truth).append(record)
-    return events, truth
+    return events_and_truth(DAY)
 
 
 def _time(event: dict[str, Any]) -> str:

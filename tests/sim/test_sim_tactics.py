@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
 
 import pytest
 
@@ -14,7 +13,7 @@ from railbird.detectors.collusion.planning_chat import is_bounty_plan
 from railbird.detectors.events import event_from_dict
 from railbird.sim import influence_lines
 from railbird.sim.config import SimConfig
-from railbird.sim.run import simulate
+from tests.sim.days import Records, events_and_truth
 
 DAY = SimConfig(
     seed=7,
@@ -31,16 +30,11 @@ DAY = SimConfig(
     friend_pairs_per_tournament=3,
     open_planning_chat=True,
 )
-Records = list[dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
 def day() -> tuple[Records, Records]:
-    events: Records = []
-    truth: Records = []
-    for kind, record in simulate(DAY):
-        (events if kind == "event" else truth).append(record)
-    return events, truth
+    return events_and_truth(DAY)
 
 
 def _teams(truth: Records) -> Records:

@@ -3,12 +3,10 @@ through their play often enough to be found, more often at the higher intensity.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from railbird.sim.config import SimConfig
-from railbird.sim.run import simulate
+from tests.sim.days import Records, events_and_truth
 
 DAY = SimConfig(
     seed=5,
@@ -20,15 +18,11 @@ DAY = SimConfig(
     bounty_teams_per_tournament=3,
     team_intensities=(0.85, 0.4),
 )
-Records = list[dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
 def day() -> tuple[Records, Records, Records]:
-    events: Records = []
-    truth: Records = []
-    for kind, record in simulate(DAY):
-        (events if kind == "event" else truth).append(record)
+    events, truth = events_and_truth(DAY)
     teams = [t for t in truth if t.get("category") == "bounty_collusion" and "message_id" not in t]
     return events, truth, teams
 
