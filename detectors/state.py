@@ -131,6 +131,30 @@ class TtlState:
             return None
         return entry[1]
 
+    def live_entries(
+        self, keep: Callable[[StateKey], bool] | None = None
+    ) -> list[tuple[StateKey, datetime, Any]]:
+        """(key, expiry, value) of every unexpired entry (those `keep` accepts): a snapshot."""
+        now = self._clock.now
+        return [
+            (key, expires, value)
+            for key, (expires, value, _) in self._entries.items()
+            if expires > now and (keep is None or keep(key))
+        ]
+
+    def load(
+        self, entries: Iterable[tuple[StateKey, datetime, Any]], overwrite: bool = True
+    ) -> None:
+        """Put back what `live_entries` returned, each with its own expiry (without
+        `overwrite`, a key this state already holds keeps its own value)."""
+        heap, counter = self._heap, self._counter
+        for key, expires, value in entries:
+            if not overwrite and self.get(key) is not None:
+                continue
+            self._entries[key] = (expires, value, expires)
+            heapq.heappush(heap, (expires, next(counter), key))
+        self.max_entries_seen = max(self.max_entries_seen, len(self._entries))
+
     def drop_routing_keys(self, routing_keys: Iterable[Hashable]) -> int:
         """Forget every entry whose routing key is given (partitions revoked in a rebalance)."""
         wanted = set(routing_keys)

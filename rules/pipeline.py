@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from railbird.detectors import state_codec
 from railbird.detectors.detector import EVENT_TYPES, Detector, consumed_types
 from railbird.detectors.events import AnyEvent
 from railbird.detectors.findings import SEVERITY_RANK, Finding
@@ -157,6 +158,35 @@ class Pipeline:
             outcome = self.process(event)
             if outcome.flags:
                 yield outcome
+
+    def snapshot(self, routes: Callable[[Hashable], bool] | None = None) -> bytes:
+        """Everything the pipeline remembers, as bytes (`state_codec`, no pickle): each
+        detector's state (the entries whose routing key `routes` accepts, or all), the
+        emitted-flag memory, the rulebook's strikes and the event clock. `restore` of these
+        bytes into a pipeline of the same detectors resumes exactly where this one is."""
+        keep = None if routes is None else (lambda key: routes(key[0]))
+        return state_codec.encode(
+            {
+                "clock": self.clock.now,
+                "states": {name: state.live_entries(keep) for name, state in self.states.items()},
+                "emitted": self._emitted.live_entries(),
+                "strikes": self.rulebook.strikes.live_entries(),
+            }
+        )
+
+    def restore(self, data: bytes, overwrite: bool = True) -> None:
+        """Merge a `snapshot` into this pipeline's memory (a taken-over partition's state);
+        without `overwrite`, what this pipeline already holds under a key wins."""
+        saved = state_codec.decode(data)
+        self.clock.advance(saved["clock"])
+        for name, entries in saved["states"].items():
+            state = self.states.get(name)
+            if state is None:
+                raise state_codec.StateCodecError(f"snapshot of unknown detector {name!r}")
+            state.load(entries, overwrite)
+        self._emitted.advance(saved["clock"])
+        self._emitted.load(saved["emitted"], overwrite)
+        self.rulebook.strikes.load(saved["strikes"], overwrite)
 
     def drop_routing_keys(self, routing_keys: Iterable[Hashable]) -> int:
         """Forget detector state for tables this worker no longer owns (Kafka rebalance)."""

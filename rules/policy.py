@@ -50,6 +50,11 @@ class RuleBook:
     strike_window: timedelta = DAY
     _strikes: TtlState = field(default_factory=TtlState, repr=False)
 
+    @property
+    def strikes(self) -> TtlState:
+        """Each player's strikes per category: what a snapshot of the pipeline keeps."""
+        return self._strikes
+
     def decide(self, flag: Flag) -> list[Action]:
         """Actions for one new flag; remembers the strike for the player's next offence."""
         finding = flag.finding

@@ -72,7 +72,12 @@ def _file_lock(engine: Engine) -> Iterator[None]:
     if not path or path == ":memory:" or path.startswith("file:"):
         yield
         return
-    with open(path, "ab") as handle:  # an empty file is an empty SQLite database
+    try:
+        handle = open(path, "ab")  # noqa: SIM115 - held for the whole upgrade; an empty file is an empty SQLite database
+    except OSError:  # no such directory, no permission: SQLite's own error says it better
+        yield
+        return
+    with handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield

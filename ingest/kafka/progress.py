@@ -23,6 +23,8 @@ from datetime import datetime, timedelta
 from railbird.detectors.events import AnyEvent, ChatEvent
 
 REPLAY_PREFIX = "replay="
+SNAPSHOT_PREFIX = "snapshot="
+FROM_PREFIX = "from="
 _MARK_EVERY = timedelta(seconds=1)
 _MAX_MARKS = 1800
 
@@ -39,6 +41,9 @@ class PartitionProgress:
     replay_until: int = -1  # offsets below this are replayed with outputs discarded
     marks: deque[tuple[datetime, int]] = field(default_factory=deque)
     mark_every: timedelta = _MARK_EVERY
+    # The newest snapshot of this partition's state (`kafka.snapshots`) and the offset it
+    # covers up to: named in every commit from then on.
+    snapshot: tuple[str, int] | None = None
 
     def mark(self, when: datetime, offset: int) -> None:
         if not self.marks or when - self.marks[-1][0] >= self.mark_every:
@@ -59,16 +64,46 @@ class PartitionProgress:
 
     def commit_metadata(self, cutoff: datetime | None) -> str:
         replay = self.replay_from(cutoff) if cutoff is not None else None
-        return f"{REPLAY_PREFIX}{replay}" if replay is not None else ""
+        text = f"{REPLAY_PREFIX}{replay}" if replay is not None else ""
+        if self.snapshot is not None:
+            sid, covered = self.snapshot
+            text += f";{SNAPSHOT_PREFIX}{sid};{FROM_PREFIX}{covered}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class ResumePlan:
+    """What a commit's metadata says about resuming a partition: the window replay's start,
+    and the snapshot to restore with the offset it covers up to (replay from there)."""
+
+    replay: int | None = None
+    snapshot_id: str | None = None
+    snapshot_from: int | None = None
+
+
+def parse_resume(metadata: str | None) -> ResumePlan:
+    fields: dict[str, str] = {}
+    for part in (metadata or "").split(";"):
+        name, sep, value = part.partition("=")
+        if sep:
+            fields[name + sep] = value
+    replay = _int(fields.get(REPLAY_PREFIX))
+    covered = _int(fields.get(FROM_PREFIX))
+    sid = fields.get(SNAPSHOT_PREFIX) or None
+    if sid is None or covered is None:
+        return ResumePlan(replay)
+    return ResumePlan(replay, sid, covered)
 
 
 def parse_replay(metadata: str | None) -> int | None:
-    if metadata and metadata.startswith(REPLAY_PREFIX):
-        try:
-            return int(metadata.removeprefix(REPLAY_PREFIX))
-        except ValueError:
-            return None
-    return None
+    return parse_resume(metadata).replay
+
+
+def _int(text: str | None) -> int | None:
+    try:
+        return None if text is None else int(text)
+    except ValueError:
+        return None
 
 
 class RoutingIndex:
@@ -86,6 +121,10 @@ class RoutingIndex:
                 self._tournaments[event.tournament_id] = {partition}
             else:
                 seen_on.add(partition)
+
+    def on_partition(self, partition: int) -> set[Hashable]:
+        """The routing keys last seen on `partition` (its tables and table-less players)."""
+        return {k for k, p in self._keys.items() if p == partition}
 
     def release(self, partitions: set[int]) -> set[Hashable]:
         """Forget and return the routing keys of `partitions`; a tournament goes only when

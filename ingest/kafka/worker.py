@@ -17,12 +17,14 @@ see a flag twice).
 State and rebalances. State routes by table (the partition key) in the table stage, so:
 - a partition this worker gives up has its tables' state dropped (all state, once it owns
   nothing: the site stage's standby keeps none);
-- a partition it takes over starts with empty state, which is rebuilt by *replaying* a window
-  of event time before the committed offset: each commit carries, in its metadata, the offset
-  from which `replay_window_seconds` of event time precede it. Replayed records go through the
-  pipeline with their outputs discarded (they were produced before that commit). Anything a
-  detector remembers for longer than the window is lost at a takeover; the window is a setting.
-  The site stage's owner dying is such a takeover, of every partition at once.
+- a partition it takes over (or a restart) starts from checkpointed state: every
+  `snapshot_interval_seconds` the stage writes its state to its state topic
+  (`kafka.snapshots`), and the commits after it name that snapshot and the offsets it covers.
+  The new owner restores it and *replays* only the records after it, outputs discarded (they
+  were produced before that commit), so it resumes with the state `scan` would have however
+  long ago it was built. With no snapshot yet, a window of event time is replayed instead:
+  each commit's metadata also carries the offset from which `replay_window_seconds` precede
+  it. The site stage's owner dying is such a takeover, of every partition at once.
 - partitions kept through a rebalance keep their state and their place.
 Co-partitioning relies on the range assignor (see `kafka.clients`).
 """
@@ -33,9 +35,11 @@ import logging
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable, Hashable
 from datetime import datetime
 
 from kafka import TopicPartition as KafkaTopicPartition
+from kafka.errors import KafkaError
 
 from railbird.ingest.decode import Rejected
 from railbird.ingest.duplicates import DuplicateIds
@@ -49,11 +53,13 @@ from railbird.ingest.kafka.metrics import WorkerMetrics
 from railbird.ingest.kafka.outputs import send_dead_letter, send_outputs
 from railbird.ingest.kafka.progress import (
     PartitionProgress,
+    ResumePlan,
     RoutingIndex,
     mark_spacing,
-    parse_replay,
+    parse_resume,
 )
 from railbird.ingest.kafka.settings import KafkaSettings
+from railbird.ingest.kafka.snapshots import SnapshotStore
 from railbird.ingest.kafka.stages import StageName
 from railbird.rules.actions import Action
 from railbird.rules.flags import Flag
@@ -95,6 +101,12 @@ class KafkaWorker:
             settings, consumer, producer, store, self.metrics, self._progress, window
         )
         self._routes = RoutingIndex()
+        self.snapshots = (
+            SnapshotStore(settings, producer, stage)
+            if settings.snapshot_interval_seconds > 0
+            else None
+        )
+        self._next_snapshot = time.monotonic() + settings.snapshot_interval_seconds
         # Both stages set aside the same second-content duplicates, so both see what `scan` sees.
         self._duplicates = DuplicateIds()
         self._clock: datetime | None = None  # newest event time processed
@@ -109,6 +121,12 @@ class KafkaWorker:
     # ---- the loop -------------------------------------------------------------------------
 
     def run(self, stop: threading.Event, exit_when_idle: float | None = None) -> None:
+        if self.snapshots is not None:
+            try:
+                self.snapshots.ensure_topic()
+            except KafkaError as exc:
+                log.warning("no state topic (%s): restarts replay the window only", exc)
+                self.snapshots = None
         self.consumer.subscribe(list(self.settings.input_topics))
         intake, commits = self.intake, self.commits
         backlog = False
@@ -129,6 +147,7 @@ class KafkaWorker:
                 self._report(Counter(), Counter(), Counter(), 0, 0, 0.0)
             # A poll that found nothing: store and commit what is done now, not at the interval.
             idle = not polled and not ready
+            self._maybe_snapshot()
             if commits.touched and (idle or commits.due()):
                 commits.checkpoint(self._clock, idle=idle)
             elif commits.pending:
@@ -139,7 +158,63 @@ class KafkaWorker:
             if exit_when_idle is not None and self._idle_for() >= exit_when_idle:
                 log.info("caught up and idle for %.1f s: exiting", exit_when_idle)
                 break
+        self._maybe_snapshot(force=True)
         commits.checkpoint(self._clock, wait=True)
+
+    # ---- checkpointed state ---------------------------------------------------------------
+
+    def _maybe_snapshot(self, force: bool = False) -> None:
+        """Write this stage's state to the state topic when due (`kafka.snapshots`); the next
+        checkpoint commits offsets that name the snapshot (the producer is flushed first)."""
+        store = self.snapshots
+        now = time.monotonic()
+        if store is None or not self._progress or (not force and now < self._next_snapshot):
+            return
+        self._next_snapshot = now + self.settings.snapshot_interval_seconds
+        started = time.perf_counter()
+        groups: dict[str, tuple[list[TopicPartition], Callable[[Hashable], bool] | None]] = {}
+        if self.stage == "site":  # one owner, state across tables: one snapshot of it all
+            groups["site"] = (list(self._progress), None)
+        else:
+            for number in sorted({tp.partition for tp in self._progress}):
+                keys = self._routes.on_partition(number)
+                groups[f"tables:{number}"] = (
+                    [tp for tp in self._progress if tp.partition == number],
+                    keys.__contains__,
+                )
+        for key, (tps, routes) in groups.items():
+            offsets = {
+                tp: processed
+                for tp in tps
+                if (processed := self._progress[tp].processed) is not None
+            }
+            if not offsets:
+                continue
+            sid = store.save(key, offsets, self.pipeline.snapshot(routes))
+            for tp, offset in offsets.items():
+                self._progress[tp].snapshot = (sid, offset)
+            self.commits.touched.update(offsets)
+        log.info(
+            "state snapshot of %d partition group(s) in %.2f s",
+            len(groups),
+            time.perf_counter() - started,
+        )
+
+    def _restore(self, plans: dict[TopicPartition, ResumePlan]) -> set[str]:
+        """Restore the snapshots the commits name; returns the ids restored."""
+        wanted = {plan.snapshot_id for plan in plans.values() if plan.snapshot_id}
+        if self.snapshots is None or not wanted:
+            return set()
+        restored: set[str] = set()
+        for sid, snapshot in sorted(self.snapshots.load(wanted).items()):
+            try:
+                self.pipeline.restore(snapshot.state, overwrite=False)
+            except ValueError as exc:  # another version's state: the window replay instead
+                log.warning("snapshot %s not restored (%s)", sid, exc)
+                continue
+            restored.add(sid)
+            log.info("restored state snapshot %s (%d bytes)", sid, len(snapshot.state))
+        return restored
 
     def _idle_for(self) -> float:
         """Seconds this worker has had nothing left to do (for `--exit-when-idle`)."""
@@ -225,14 +300,23 @@ class KafkaWorker:
         committed = {tp: self.consumer.committed(tp, metadata=True) for tp in tps}
         missing = [tp for tp, om in committed.items() if om is None]
         beginning = self.consumer.beginning_offsets(missing) if missing else {}
+        plans = {
+            tp: parse_resume(om.metadata if om is not None else "") for tp, om in committed.items()
+        }
+        restored = self._restore(plans)
         for tp in tps:
             self.merge.drop([tp])
             om = committed[tp]
             start = beginning[tp] if om is None else om.offset
-            replay = parse_replay(om.metadata if om is not None else "")
+            plan = plans[tp]
+            replay = plan.replay
             progress = self._progress[tp] = PartitionProgress(
                 processed=start, mark_every=mark_spacing(self.commits.window)
             )
+            if plan.snapshot_id in restored and plan.snapshot_from is not None:
+                # The snapshot holds the state up to its offset: replay only what follows.
+                progress.snapshot = (plan.snapshot_id, plan.snapshot_from)
+                replay = plan.snapshot_from
             if replay is not None and replay < start:
                 progress.replay_until = start
                 progress.processed = progress.fetched = replay

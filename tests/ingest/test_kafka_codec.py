@@ -24,9 +24,11 @@ from railbird.ingest.kafka.merge import EventTimeMerge, pending
 from railbird.ingest.kafka.producer import route
 from railbird.ingest.kafka.progress import (
     PartitionProgress,
+    ResumePlan,
     RoutingIndex,
     mark_spacing,
     parse_replay,
+    parse_resume,
 )
 from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.rules.actions import Action
@@ -293,3 +295,14 @@ def test_a_merge_without_hold_releases_at_once() -> None:
     event = chat("hi", t=5, message_id="chat0-0")
     merge.add(pending(CHAT0, 0, event, None, seq=None, topic_rank=0, arrived=10.0))
     assert _ids(merge.release([CHAT0, CHAT1], caught_up=lambda tp: True)) == ["chat0-0"]
+
+
+def test_commit_metadata_names_the_snapshot_and_the_offset_it_covers() -> None:
+    progress = PartitionProgress(processed=120)
+    progress.mark(at(0), 100)
+    progress.snapshot = ("tables:3@abc", 110)
+    plan = parse_resume(progress.commit_metadata(at(0)))
+    assert plan == ResumePlan(replay=100, snapshot_id="tables:3@abc", snapshot_from=110)
+    assert parse_resume("replay=7") == ResumePlan(replay=7)
+    assert parse_resume("replay=7;snapshot=x@1") == ResumePlan(replay=7)  # no offset: unused
+    assert parse_resume("garbage;;==") == ResumePlan()

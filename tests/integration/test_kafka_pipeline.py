@@ -109,20 +109,17 @@ class Lane:
         prefix = f"t{n}-{os.getpid()}"
         self.workdir = workdir
         self.db_url = f"sqlite:///{workdir / 'store.db'}"
-        self.settings = prefixed_settings(
-            bootstrap,
-            prefix,
-            PARTITIONS,
-            session_timeout_ms=6000,
-            commit_interval_ms=100,  # fine-grained commits, so a kill lands between them
+        chosen: dict[str, Any] = {
+            "session_timeout_ms": 6000,
+            "commit_interval_ms": 100,  # fine-grained commits, so a kill lands between them
             # Cover the whole test stream: a worker taking over rebuilds state from all of it.
-            replay_window_seconds=86400,
-            site_replay_window_seconds=86400,
+            "replay_window_seconds": 86400,
+            "site_replay_window_seconds": 86400,
             # The stream is produced ~1,000x faster than real time: ms of fetch skew are
             # seconds of event time (see test_two_workers_one_killed_the_survivor_finishes).
-            site_merge_hold_ms=1000,
-            **settings,
-        )
+            "site_merge_hold_ms": 1000,
+        }
+        self.settings = prefixed_settings(bootstrap, prefix, PARTITIONS, **{**chosen, **settings})
         self.workers: list[subprocess.Popen[bytes]] = []
 
     def env(self) -> dict[str, str]:
@@ -350,6 +347,47 @@ def test_kill_9_then_restart_loses_nothing_and_duplicates_no_flag(
     # The topic may carry a flag twice (re-sent after the crash), never a flag scan lacks.
     assert_same_flags(lane.topic_flags(), stream.scan_flags)
     assert "replaying offsets" in lane.worker_log(1), "the restart should rebuild state"
+
+
+# No replay window at all: only the checkpointed state (`kafka.snapshots`) can bring back
+# what the killed worker's detectors had built, hours of event time before the restart.
+@pytest.mark.parametrize(
+    "lane",
+    [
+        {
+            "max_poll_records": 100,
+            "replay_window_seconds": 0,
+            "site_replay_window_seconds": 0,
+            "snapshot_interval_seconds": 0.3,
+        }
+    ],
+    indirect=True,
+)
+def test_kill_9_then_restart_restores_the_state_snapshot(lane: Lane, stream: Stream) -> None:
+    lane.produce(stream.events)
+    first = lane.start_worker()
+    with lane.committed_counter() as committed:
+        _run_in_slices_until(
+            first,
+            lambda: (
+                lane.stored_events() >= stream.count // 2
+                and committed() >= stream.count // 3
+                and lane.worker_log(0).count("[site]: state snapshot") >= 2  # one committed
+            ),
+            90,
+        )
+    children = descendants(first.pid)
+    first.send_signal(signal.SIGKILL)
+    first.wait(10)
+    wait_for(lambda: not any(alive(pid) for pid in children), 60, "the worker's children")
+    assert lane.stored_events() < stream.count, "the worker should die mid-stream"
+    second = lane.start_worker("--exit-when-idle", "2")
+    assert _exits(second, 180) == 0, lane.worker_log(1)[-3000:]
+    log = lane.worker_log(1)
+    assert "restored state snapshot tables:" in log and "restored state snapshot site@" in log
+    assert lane.stored_ids() == stream.event_ids
+    assert_same_flags(lane.stored_flags(), stream.scan_flags)
+    assert_same_flags(lane.topic_flags(), stream.scan_flags)
 
 
 # Produced live at 600 events/s, the simulated stream runs ~1,000x faster than real time: 10 ms

@@ -1,0 +1,172 @@
+"""A stage's detector state checkpointed to a compacted topic, so a restart or a takeover
+resumes with the state `scan` would have, however long ago it was built.
+
+How (the changelog idea of Kafka Streams and Quix Streams, with snapshots instead of one
+record per state change, because detector state is a few large objects, not many small ones):
+every `snapshot_interval_seconds` a stage writes its state (`Pipeline.snapshot`: the table
+stage one snapshot per partition number, of the tables routed there; the site stage one of
+everything) with the input offsets it covers, to `<group>-<stage>-state`. The offsets
+committed after it carry its id and those offsets in their metadata. A worker that takes a
+partition over (or restarts) loads the snapshot named there, restores it, and replays only
+the records between the snapshot and the commit, outputs discarded. The replay window of
+event time is the fallback for a partition with no snapshot yet.
+
+Layout of the topic (one partition, compacted): a snapshot's bytes in chunks of `CHUNK_BYTES`
+keyed `<id>#<n>`, then its manifest keyed `<id>` (chunk count and offsets); ids are
+`<key>@<random>`, the key naming what it covers (`tables:3`, `site`). The manifest is sent
+after its chunks on the same partition, so a reader that sees it sees them.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from kafka import KafkaAdminClient, KafkaConsumer
+from kafka import TopicPartition as KafkaTopicPartition
+from kafka.admin import NewTopic
+from kafka.errors import KafkaError, TopicAlreadyExistsError
+
+from railbird.ingest.kafka.client_types import Producer, TopicPartition
+from railbird.ingest.kafka.settings import KafkaSettings
+
+log = logging.getLogger(__name__)
+
+CHUNK_BYTES = 512 * 1024  # under every client's and broker's default 1 MB record limit
+# Compacted, with segments rolled often enough that superseded snapshots go within minutes.
+TOPIC_CONFIG = {
+    "cleanup.policy": "compact",
+    "segment.ms": "600000",
+    "min.cleanable.dirty.ratio": "0.1",
+    "delete.retention.ms": "60000",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    snapshot_id: str
+    offsets: dict[TopicPartition, int]  # the next offset of each input partition it covers
+    state: bytes
+
+
+class SnapshotStore:
+    """Writes a stage's snapshots and reads them back, on `settings.state_topic(stage)`.
+
+    Two generations of each key are kept: a crash after a snapshot is written and before the
+    commit that names it leaves the previous commit naming the previous snapshot, which must
+    still be there. Older ones are tombstoned (compaction then drops them)."""
+
+    def __init__(self, settings: KafkaSettings, producer: Producer, stage: str) -> None:
+        self.settings = settings
+        self.producer = producer
+        self.topic = settings.state_topic(stage)
+        self._generations: dict[str, list[tuple[str, int]]] = {}  # key -> [(id, chunks)]
+
+    def ensure_topic(self) -> None:
+        """Create the state topic if it is missing (one partition, compacted)."""
+        admin = KafkaAdminClient(
+            bootstrap_servers=self.settings.bootstrap_list(), client_id=self.settings.client_id
+        )
+        try:
+            admin.create_topics(
+                [
+                    NewTopic(
+                        self.topic,
+                        num_partitions=1,
+                        replication_factor=self.settings.state_replication,
+                        topic_configs=TOPIC_CONFIG,
+                    )
+                ]
+            )
+            log.info("created state topic %s", self.topic)
+        except TopicAlreadyExistsError:
+            pass
+        finally:
+            admin.close()
+
+    def save(self, key: str, offsets: dict[TopicPartition, int], state: bytes) -> str:
+        """Send one snapshot (flushed with the producer, before the commit that names it)."""
+        snapshot_id = f"{key}@{uuid.uuid4().hex[:16]}"
+        chunks = [state[i : i + CHUNK_BYTES] for i in range(0, len(state), CHUNK_BYTES)] or [b""]
+        for n, chunk in enumerate(chunks):
+            self._send(f"{snapshot_id}#{n}", chunk)
+        manifest = {
+            "chunks": len(chunks),
+            "offsets": [[tp.topic, tp.partition, offset] for tp, offset in offsets.items()],
+        }
+        self._send(snapshot_id, orjson.dumps(manifest))
+        self._keep(key, (snapshot_id, len(chunks)))
+        return snapshot_id
+
+    def load(self, ids: Iterable[str]) -> dict[str, Snapshot]:
+        """The snapshots named `ids` that are complete on the topic."""
+        wanted = set(ids)
+        manifests: dict[str, dict[str, Any]] = {}
+        chunks: dict[str, bytes] = {}
+        order: dict[str, list[str]] = {}  # key -> its snapshot ids, oldest first
+        for name, value in self._read_all():
+            if "#" in name:
+                if value is None:
+                    chunks.pop(name, None)
+                elif name.partition("#")[0] in wanted:
+                    chunks[name] = value
+            elif value is None:
+                manifests.pop(name, None)
+            else:
+                manifests[name] = orjson.loads(value)
+                order.setdefault(name.partition("@")[0], []).append(name)
+        found: dict[str, Snapshot] = {}
+        for sid in wanted & set(manifests):
+            manifest = manifests[sid]
+            parts = [chunks.get(f"{sid}#{n}") for n in range(manifest["chunks"])]
+            if any(part is None for part in parts):
+                log.warning("snapshot %s is incomplete on %s: not used", sid, self.topic)
+                continue
+            offsets = {TopicPartition(t, p): o for t, p, o in manifest["offsets"]}
+            found[sid] = Snapshot(sid, offsets, b"".join(p for p in parts if p is not None))
+        for key, sids in order.items():  # what this worker will supersede from now on
+            for sid in sids:
+                if sid in manifests:
+                    self._keep(key, (sid, manifests[sid]["chunks"]))
+        return found
+
+    def _keep(self, key: str, generation: tuple[str, int]) -> None:
+        kept = self._generations.setdefault(key, [])
+        if generation not in kept:
+            kept.append(generation)
+        while len(kept) > 2:
+            old, count = kept.pop(0)
+            for n in range(count):
+                self._send(f"{old}#{n}", None)
+            self._send(old, None)
+
+    def _send(self, name: str, value: bytes | None) -> None:
+        self.producer.send(self.topic, key=name.encode(), value=value, partition=0)
+
+    def _read_all(self) -> list[tuple[str, bytes | None]]:
+        consumer = KafkaConsumer(
+            bootstrap_servers=self.settings.bootstrap_list(),
+            client_id=f"{self.settings.client_id}-state",
+            enable_auto_commit=False,
+            group_id=None,
+            max_partition_fetch_bytes=4 * CHUNK_BYTES,
+        )
+        try:
+            tp = KafkaTopicPartition(self.topic, 0)
+            consumer.assign([tp])
+            consumer.seek_to_beginning(tp)
+            end = consumer.end_offsets([tp])[tp]
+            records: list[tuple[str, bytes | None]] = []
+            while consumer.position(tp) < end:
+                for batch in consumer.poll(timeout_ms=500).values():
+                    records.extend((r.key.decode(), r.value) for r in batch if r.key)
+            return records
+        except KafkaError as exc:
+            log.warning("could not read %s (%s): no snapshot used", self.topic, exc)
+            return []
+        finally:
+            consumer.close()
