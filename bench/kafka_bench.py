@@ -18,7 +18,8 @@ warmed up before anything is timed (or an existing one: `--bootstrap`):
    CPU time all of the worker's processes spent per event (`bench.kafka_runs`);
 3. produce-to-flag latency at a paced rate: from sending a chat message to its flag arriving on
    `moderation.flags`, p50 / p99.
-Results go to docs/benchmarks-kafka.md with the command and the machine.
+Results go to var/benchmarks-kafka.md (untracked) with the command and the machine; `--out
+docs/benchmarks-kafka.md` records a run in the documentation.
 """
 
 from __future__ import annotations
@@ -116,7 +117,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--messages", type=int, default=60000)
     parser.add_argument("--rate", type=float, default=1000.0)
     parser.add_argument("--seconds", type=float, default=20.0, help="latency phase length")
-    parser.add_argument("--out", type=Path, default=REPO / "docs" / "benchmarks-kafka.md")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=REPO / "var" / "benchmarks-kafka.md",
+        help="where the report goes (default: untracked var/; docs/benchmarks-kafka.md to keep)",
+    )
     args = parser.parse_args(argv)
     host = machine()
     with tempfile.TemporaryDirectory(prefix="kafka-bench-") as tmp:
@@ -234,6 +240,7 @@ worker's processes together, sampled every 10-50 ms (shared pages counted in eac
     # The hand-written reading below the table survives a re-run.
     old = args.out.read_text() if args.out.exists() else ""
     reading = old[old.find("\n## Reading it") :] if "\n## Reading it" in old else ""
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(report + reading)
     print(report)

@@ -42,7 +42,8 @@ def latency(
     try:
         deadline = time.monotonic() + 60
         # Both stages own every partition (one worker): 18 each.
-        while sum(k.startswith("railbird_kafka_consumer_lag{") for k in scrape_metrics(port)) < 36:
+        owned = "railbird_kafka_assigned_partition{"
+        while sum(k.startswith(owned) for k in scrape_metrics(port)) < 36:
             assert time.monotonic() < deadline, "worker never got its partitions"
             time.sleep(0.1)
         sent: dict[str, float] = {}

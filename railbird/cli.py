@@ -18,6 +18,28 @@ from pathlib import Path
 
 from railbird import train_command
 
+RUN_DESCRIPTION = """\
+Consumes chat.messages, poker.table-events and poker.hands (RAILBIRD_KAFKA_CHAT_TOPIC,
+..._TABLE_TOPIC, ..._HAND_TOPIC), runs every detector and the rules, stores events, flags and
+actions (RAILBIRD_DATABASE_URL) and produces flags to moderation.flags and actions to
+moderation.actions. Consumers of those two topics must upsert by flag_id / action_id: a flag
+is re-sent with the same id when its severity rises, and after a crash.
+
+Two stages, each in its own process: the table stage (group RAILBIRD_KAFKA_GROUP_ID, the
+partitions shared by every worker: start several for throughput) and the site stage (group
+<group>-site: one worker owns every partition, the others stand by to take over).
+
+A record that is not a contract event goes to <topic>.dlq with the reason, the source topic,
+partition and offset in its headers (cut to 256 KiB, its size in original_size), and the
+stream goes on. Each stage checkpoints its detector state to <group>-<stage>-state every
+RAILBIRD_KAFKA_SNAPSHOT_INTERVAL_SECONDS; a restart restores it.
+
+Every setting is an environment variable RAILBIRD_KAFKA_* (README, Configuration):
+BOOTSTRAP_SERVERS, GROUP_ID, the topic names and DLQ_SUFFIX, COMMIT_INTERVAL_MS,
+REPLAY_WINDOW_SECONDS, SITE_REPLAY_WINDOW_SECONDS, SNAPSHOT_INTERVAL_SECONDS, METRICS_PORT.
+SIGTERM finishes the batch, commits and exits 0.
+"""
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -75,10 +97,19 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--database", type=Path, default=Path("var/demo.db"))
     demo.set_defaults(handler="railbird.commands:demo")
 
-    run = sub.add_parser("run", help="Kafka worker: consume the input topics through the pipeline")
+    run = sub.add_parser(
+        "run",
+        help="Kafka worker: consume the input topics through the pipeline",
+        description=RUN_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     run.add_argument("--metrics-port", type=int, help="serve Prometheus /metrics on this port")
     run.add_argument(
-        "--exit-when-idle", type=float, metavar="SECONDS", help="exit once caught up this long"
+        "--exit-when-idle",
+        type=float,
+        metavar="SECONDS",
+        help="exit once the whole group has been caught up this long (every input partition "
+        "committed to its end, whoever owns it)",
     )
     run.add_argument("--no-store", action="store_true", help="do not write to the database")
     run.add_argument(

@@ -144,6 +144,11 @@ class WorkerMetrics:
                     "gauge",
                     [(f'topic="{t}",partition="{p}"', n) for (t, p), n in sorted(self.lag.items())],
                 ),
+                (
+                    "assigned_partition",
+                    "gauge",
+                    [(f'topic="{t}",partition="{p}"', 1) for (t, p) in sorted(self.lag)],
+                ),
                 ("detector_errors_total", "counter", _by("detector", self.detector_errors)),
                 ("flags_total", "counter", [("", self.flags)]),
                 ("actions_total", "counter", [("", self.actions)]),
@@ -164,6 +169,26 @@ def _by(label: str, counts: Counter[str]) -> list[tuple[str, float | int | None]
     return [(f'{label}="{key}"', n) for key, n in sorted(counts.items())]
 
 
+HELP = {
+    "records_total": "Records consumed and processed, by input topic.",
+    "replayed_records_total": "Records re-read to rebuild state, their outputs discarded.",
+    "dead_letters_total": "Records sent to the dead-letter topic, by input topic.",
+    "store_set_aside_total": "Valid records the store refused, kept in its dead-letter table.",
+    "consumer_lag": "Records behind the partition's end (absent until first known).",
+    "assigned_partition": "1 for each input partition this stage owns now.",
+    "detector_errors_total": "Events a detector raised on (skipped for that detector).",
+    "flags_total": "Flags produced.",
+    "actions_total": "Actions produced.",
+    "batches_total": "Batches processed.",
+    "commits_total": "Successful offset commits.",
+    "commit_failures_total": "Failed offset commit attempts (retried at the next checkpoint).",
+    "rebalances_total": "Consumer group rebalances seen.",
+    "buffered_records": "Records fetched and waiting in the event-time merge.",
+    "last_batch_seconds": "Time the last batch took to process.",
+    "uptime_seconds": "Seconds since the worker started.",
+}
+
+
 def render_metrics(stages: Sequence[StageSamples]) -> str:
     """The Prometheus text exposition format (version 0.0.4), every sample labelled with its
     stage when the worker has one (`railbird run` runs a tables and a site stage)."""
@@ -174,14 +199,16 @@ def render_metrics(stages: Sequence[StageSamples]) -> str:
             lines = families.setdefault(name, (kind, []))[1]
             for labels, value in samples:
                 joined = ",".join(x for x in (stage, labels) if x)
-                shown = "NaN" if value is None else value
+                if value is None:  # not known yet (a partition's lag before its first fetch)
+                    continue
                 lines.append(
-                    f"railbird_kafka_{name}{{{joined}}} {shown}"
+                    f"railbird_kafka_{name}{{{joined}}} {value}"
                     if joined
-                    else f"railbird_kafka_{name} {shown}"
+                    else f"railbird_kafka_{name} {value}"
                 )
     out: list[str] = []
     for name, (kind, lines) in families.items():
+        out.append(f"# HELP railbird_kafka_{name} {HELP.get(name, name.replace('_', ' '))}")
         out.append(f"# TYPE railbird_kafka_{name} {kind}")
         out.extend(lines)
     return "\n".join(out) + "\n"

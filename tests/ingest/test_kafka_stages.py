@@ -98,7 +98,10 @@ def test_metrics_carry_the_stage_label_and_one_type_line_per_metric() -> None:
     lines = text.splitlines()
     assert 'railbird_kafka_records_total{stage="tables",topic="chat"} 7' in lines
     assert 'railbird_kafka_consumer_lag{stage="tables",topic="chat",partition="0"} 3' in lines
-    assert 'railbird_kafka_consumer_lag{stage="tables",topic="chat",partition="1"} NaN' in lines
+    lag_lines = [line for line in lines if line.startswith("railbird_kafka_consumer_lag")]
+    assert not any('partition="1"' in line for line in lag_lines)  # unknown lag: no NaN
+    assert 'railbird_kafka_assigned_partition{stage="tables",topic="chat",partition="1"} 1' in lines
+    assert "# HELP railbird_kafka_consumer_lag Records behind the partition's end" in text
     assert 'railbird_kafka_flags_total{stage="site"} 0' in lines
     assert 'railbird_kafka_store_set_aside_total{stage="tables"} 2' in lines
     assert "2 set aside by the store" in tables.summary()

@@ -264,8 +264,8 @@ def _owns_everything_and_caught_up(port: int) -> bool:
 
 
 def _partitions_owned(port: int, stage: str = "tables") -> int:
-    lag = f'railbird_kafka_consumer_lag{{stage="{stage}",'
-    return sum(k.startswith(lag) for k in scrape_metrics(port))
+    owned = f'railbird_kafka_assigned_partition{{stage="{stage}",'
+    return sum(k.startswith(owned) for k in scrape_metrics(port))
 
 
 def _summary(log: str, stage: str = "tables") -> str:
@@ -568,14 +568,19 @@ def test_poison_records_land_in_the_dead_letter_topic_and_the_stream_goes_on(lan
     producer = KafkaProducer(bootstrap_servers=s.bootstrap_servers, max_request_size=4_194_304)
     for value in records:
         # One at a time, in order; the big one is retried until the topic's new limit has
-        # reached the partition leader (the config change is applied asynchronously).
+        # reached the partition leader (the config change is applied asynchronously), each
+        # time with a new producer (kafka-python aborts a producer on a too-large record).
         for attempt in itertools.count():
             try:
                 producer.send(s.chat_topic, key=b"t-1", value=value).get(timeout=10)
                 break
             except KafkaError:
-                assert attempt < 40, "the topic never accepted the large record"
-                time.sleep(0.25)
+                assert attempt < 60, "the topic never accepted the large record"
+                producer.close()
+                time.sleep(0.5)
+                producer = KafkaProducer(
+                    bootstrap_servers=s.bootstrap_servers, max_request_size=4_194_304
+                )
     producer.send(s.table_topic, key=b"t-1", value=json.dumps(seat).encode())
     producer.flush()
     producer.close()
