@@ -142,14 +142,13 @@ class TtlState:
             if expires > now and (keep is None or keep(key))
         ]
 
-    def load(
-        self, entries: Iterable[tuple[StateKey, datetime, Any]], overwrite: bool = True
-    ) -> None:
-        """Put back what `live_entries` returned, each with its own expiry (without
-        `overwrite`, a key this state already holds keeps its own value)."""
+    def load(self, entries: Iterable[tuple[StateKey, datetime, Any]]) -> None:
+        """Put back what `live_entries` returned, each with its own expiry. A key this state
+        already holds keeps whichever copy expires later (the one put more recently)."""
         heap, counter = self._heap, self._counter
         for key, expires, value in entries:
-            if not overwrite and self.get(key) is not None:
+            held = self._entries.get(key)
+            if held is not None and held[0] >= expires:
                 continue
             self._entries[key] = (expires, value, expires)
             heapq.heappush(heap, (expires, next(counter), key))

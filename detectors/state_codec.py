@@ -38,6 +38,7 @@ _DEFAULT_FACTORIES: dict[str, Any] = {
     "Counter": Counter,
 }
 _COUNT = re.compile(r"count\((-?\d+)\)")
+MAX_DECODED_BYTES = 1 << 30  # a snapshot inflating past 1 GiB is not one of ours
 FORMAT = 1  # the first byte of every encoded value: a later format is refused, not misread
 
 
@@ -51,15 +52,21 @@ def encode(value: Any) -> bytes:
     return bytes([FORMAT]) + zlib.compress(body, 1)
 
 
-def decode(data: bytes) -> Any:
-    """What `encode` wrote."""
+def decode(data: bytes, max_bytes: int = MAX_DECODED_BYTES) -> Any:
+    """What `encode` wrote; anything wrong with `data` is a `StateCodecError`, never another
+    exception (a renamed class, a bad reference, a tree of the wrong shape, a bomb)."""
     if not data or data[0] != FORMAT:
         raise StateCodecError(f"unknown state format {data[:1]!r}")
     try:
-        tree = orjson.loads(zlib.decompress(data[1:]))
-    except (zlib.error, orjson.JSONDecodeError) as exc:
-        raise StateCodecError(f"unreadable state: {exc}") from None
-    return _Decoder().build(tree)
+        inflate = zlib.decompressobj()
+        body = inflate.decompress(data[1:], max_bytes)
+        if inflate.unconsumed_tail:
+            raise StateCodecError(f"state inflates past {max_bytes:,} bytes")
+        return _Decoder().build(orjson.loads(body))
+    except StateCodecError:
+        raise
+    except Exception as exc:  # whatever the bytes hold, one kind of error for the caller
+        raise StateCodecError(f"unreadable state ({type(exc).__name__}: {exc})") from None
 
 
 def _attributes(value: Any) -> list[tuple[str, Any]]:
@@ -199,7 +206,8 @@ class _Decoder:
                 mapping = {"d": dict, "C": Counter, "od": OrderedDict}[tag]()
             self.made[number] = mapping
             for k, v in tree[-1]:
-                mapping[self.build(k)] = self.build(v)
+                key = self.build(k)  # the key first: it is written first
+                mapping[key] = self.build(v)
             return mapping
         if tag == "o":
             cls = self._class(tree[2])
@@ -216,7 +224,8 @@ class _Decoder:
     def _fill(self, name: str, instance: Any, kind: str, items: list[Any]) -> None:
         if kind == "d" and isinstance(instance, dict):
             for k, v in items:
-                instance[self.build(k)] = self.build(v)
+                key = self.build(k)
+                instance[key] = self.build(v)
         elif kind == "l" and isinstance(instance, list):
             instance.extend(self.build(v) for v in items)
         else:

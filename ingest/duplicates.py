@@ -4,17 +4,19 @@ The store keeps the first record of an id (upsert by id), while the detectors wo
 second: a flag could then cite words that the stored message does not contain. A record seen
 again with the same content is a redelivery (Kafka is at least once, a replay re-reads) and
 passes. Ids are remembered for `window` of event time: retries and collisions arrive close
-together, and the memory stays bounded (~100 bytes an id).
+together, and the memory stays bounded (~250 bytes an id, `MAX_IDS` at most).
 """
 
 from __future__ import annotations
 
-from collections import deque
+import heapq
+import itertools
 from datetime import datetime, timedelta
 
 from railbird.detectors.events import AnyEvent, ChatEvent, TableEvent
 
 DEFAULT_WINDOW = timedelta(minutes=10)
+MAX_IDS = 2_000_000  # ~0.5 GB at most, whatever the times say (10 minutes at 3,000 events/s)
 
 
 def _content(event: AnyEvent) -> int:
@@ -27,16 +29,23 @@ def _content(event: AnyEvent) -> int:
 
 
 class DuplicateIds:
-    """Remembers each id's content fingerprint for `window` of event time."""
+    """Remembers each id's content fingerprint for `window` of event time, and never more than
+    `max_ids` of them (the oldest go first).
 
-    def __init__(self, window: timedelta = DEFAULT_WINDOW) -> None:
+    `scope` separates where ids come from: the worker passes the partition number, so its
+    table stage and its site stage, which see a partition's records in the same order, always
+    agree on what is a duplicate; `scan` has one scope."""
+
+    def __init__(self, window: timedelta = DEFAULT_WINDOW, max_ids: int = MAX_IDS) -> None:
         self.window = window
-        self._seen: dict[tuple[str, str], int] = {}
-        self._order: deque[tuple[datetime, tuple[str, str]]] = deque()
+        self.max_ids = max_ids
+        self._seen: dict[tuple[object, str, str], int] = {}
+        self._order: list[tuple[datetime, int, tuple[object, str, str]]] = []  # a heap
+        self._count = itertools.count()
 
-    def conflict(self, event: AnyEvent) -> str | None:
+    def conflict(self, event: AnyEvent, scope: object = None) -> str | None:
         """Why `event` must be set aside (its id came before with other content), or None."""
-        key = (event.type, event.event_id)
+        key = (scope, event.type, event.event_id)
         content = _content(event)
         known = self._seen.get(key)
         if known is not None:
@@ -49,10 +58,12 @@ class DuplicateIds:
         self._seen[key] = content
         now = event.time
         order = self._order
-        order.append((now, key))
+        heapq.heappush(order, (now, next(self._count), key))
+        # Against this event's time, not the newest seen: one record dated 2199 must not make
+        # every id of today expire at once (it waits at the far end of the heap instead).
         horizon = now - self.window
-        while order and order[0][0] < horizon:
-            _, old = order.popleft()
+        while order and (order[0][0] < horizon or len(order) > self.max_ids):
+            _, _, old = heapq.heappop(order)
             self._seen.pop(old, None)
         return None
 

@@ -162,31 +162,41 @@ class Pipeline:
     def snapshot(self, routes: Callable[[Hashable], bool] | None = None) -> bytes:
         """Everything the pipeline remembers, as bytes (`state_codec`, no pickle): each
         detector's state (the entries whose routing key `routes` accepts, or all), the
-        emitted-flag memory, the rulebook's strikes and the event clock. `restore` of these
-        bytes into a pipeline of the same detectors resumes exactly where this one is."""
+        emitted-flag memory, the rulebook's strikes, the event clock, and the routing keys held.
+        `restore` of these bytes into a pipeline of the same detectors resumes exactly where
+        this one is."""
         keep = None if routes is None else (lambda key: routes(key[0]))
+        states = {name: state.live_entries(keep) for name, state in self.states.items()}
+        held = sorted({key[0] for entries in states.values() for key, _, _ in entries}, key=repr)
         return state_codec.encode(
             {
                 "clock": self.clock.now,
-                "states": {name: state.live_entries(keep) for name, state in self.states.items()},
+                "states": states,
+                "routes": held,
                 "emitted": self._emitted.live_entries(),
                 "strikes": self.rulebook.strikes.live_entries(),
             }
         )
 
-    def restore(self, data: bytes, overwrite: bool = True) -> None:
-        """Merge a `snapshot` into this pipeline's memory (a taken-over partition's state);
-        without `overwrite`, what this pipeline already holds under a key wins."""
+    def restore(self, data: bytes) -> list[Hashable]:
+        """Merge a `snapshot` into this pipeline's memory (a taken-over partition's state): a
+        key held here and in the snapshot keeps the copy that expires later. Decoded whole
+        before anything changes, so a snapshot that cannot be read changes nothing
+        (`StateCodecError`). A detector the snapshot has and this pipeline lacks (removed or
+        renamed since) is skipped. Returns the routing keys the snapshot held."""
         saved = state_codec.decode(data)
+        for name in sorted(set(saved["states"]) - set(self.states)):
+            log.warning("snapshot holds state of detector %r, which is not running: skipped", name)
         self.clock.advance(saved["clock"])
         for name, entries in saved["states"].items():
             state = self.states.get(name)
-            if state is None:
-                raise state_codec.StateCodecError(f"snapshot of unknown detector {name!r}")
-            state.load(entries, overwrite)
+            if state is not None:
+                state.load(entries)
         self._emitted.advance(saved["clock"])
-        self._emitted.load(saved["emitted"], overwrite)
-        self.rulebook.strikes.load(saved["strikes"], overwrite)
+        self._emitted.load(saved["emitted"])
+        self.rulebook.strikes.load(saved["strikes"])
+        routes: list[Hashable] = saved.get("routes", [])
+        return routes
 
     def drop_routing_keys(self, routing_keys: Iterable[Hashable]) -> int:
         """Forget detector state for tables this worker no longer owns (Kafka rebalance)."""

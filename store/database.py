@@ -55,7 +55,7 @@ def migrate(engine: Engine) -> None:
     Workers started together on a new database would otherwise all find no schema and all
     create it ("table actions already exists"). PostgreSQL: a transaction-scoped advisory lock
     (DDL is transactional there, so the second process then finds the schema at head). SQLite:
-    an exclusive `flock` on the database file for the whole upgrade."""
+    an exclusive `flock` on a lock file beside the database for the whole upgrade."""
     config = alembic_config()
     with _file_lock(engine), engine.begin() as connection:
         if connection.dialect.name == "postgresql":
@@ -68,12 +68,15 @@ def migrate(engine: Engine) -> None:
 
 @contextmanager
 def _file_lock(engine: Engine) -> Iterator[None]:
+    """An exclusive `flock` on `<database>.migrate-lock`, beside the database: never on the
+    database file itself, because closing any descriptor of that file would release the POSIX
+    locks SQLite holds on it in this process (SQLite's documented way to corrupt a database)."""
     path = engine.url.database if engine.dialect.name == "sqlite" else None
     if not path or path == ":memory:" or path.startswith("file:"):
         yield
         return
     try:
-        handle = open(path, "ab")  # noqa: SIM115 - held for the whole upgrade; an empty file is an empty SQLite database
+        handle = open(f"{path}.migrate-lock", "ab")  # noqa: SIM115 - held for the whole upgrade
     except OSError:  # no such directory, no permission: SQLite's own error says it better
         yield
         return

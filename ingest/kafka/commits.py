@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
 from kafka import OffsetAndMetadata
@@ -69,6 +69,8 @@ class Checkpoints:
         # (store ticket, offsets): committed once that ticket's write is durable.
         self.pending: deque[tuple[int, dict[TopicPartition, CommittedOffset]]] = deque()
         self.failing_since: float | None = None
+        # Told of each successful commit (the worker lets superseded state snapshots go).
+        self.on_committed: Callable[[dict[TopicPartition, CommittedOffset]], None] | None = None
 
     def add(
         self, events: list[tuple[str, bytes]], flags: list[Flag], actions: list[Action]
@@ -144,6 +146,8 @@ class Checkpoints:
             self.consumer.commit(offsets)
             self.metrics.note(commit=True)
             self.failing_since = None
+            if self.on_committed is not None:
+                self.on_committed(offsets)
         except (CommitFailedError, KafkaError) as exc:
             # Mostly a rebalance: retried at the next checkpoint while the partitions are still
             # ours; if the group moved on, their new owner re-processes from the last commit.

@@ -16,7 +16,7 @@ worker can drop exactly the state of partitions it gave up.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -121,6 +121,12 @@ class RoutingIndex:
                 self._tournaments[event.tournament_id] = {partition}
             else:
                 seen_on.add(partition)
+
+    def adopt(self, keys: Iterable[Hashable], partition: int) -> None:
+        """Route `keys` to `partition` (a restored snapshot's tables, before any event of
+        theirs arrives), so the next snapshot keeps them and losing the partition drops them."""
+        for key in keys:
+            self._keys.setdefault(key, partition)
 
     def on_partition(self, partition: int) -> set[Hashable]:
         """The routing keys last seen on `partition` (its tables and table-less players)."""

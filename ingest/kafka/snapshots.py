@@ -20,6 +20,7 @@ after its chunks on the same partition, so a reader that sees it sees them.
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -31,11 +32,13 @@ from kafka import TopicPartition as KafkaTopicPartition
 from kafka.admin import NewTopic
 from kafka.errors import KafkaError, TopicAlreadyExistsError
 
-from railbird.ingest.kafka.client_types import Producer, TopicPartition
+from railbird.ingest.kafka.client_types import Producer, SendResult, TopicPartition
 from railbird.ingest.kafka.settings import KafkaSettings
 
 log = logging.getLogger(__name__)
 
+SAVE_TIMEOUT_SECONDS = 60.0
+READ_TIMEOUT_SECONDS = 120.0
 CHUNK_BYTES = 512 * 1024  # under every client's and broker's default 1 MB record limit
 # Compacted, with segments rolled often enough that superseded snapshots go within minutes.
 TOPIC_CONFIG = {
@@ -56,9 +59,9 @@ class Snapshot:
 class SnapshotStore:
     """Writes a stage's snapshots and reads them back, on `settings.state_topic(stage)`.
 
-    Two generations of each key are kept: a crash after a snapshot is written and before the
-    commit that names it leaves the previous commit naming the previous snapshot, which must
-    still be there. Older ones are tombstoned (compaction then drops them)."""
+    A snapshot is tombstoned (and compaction then drops it) only once a commit naming a newer
+    one of the same key has succeeded: whatever the last successful commit names is there,
+    whether later snapshots were written or a crash came between a snapshot and its commit."""
 
     def __init__(self, settings: KafkaSettings, producer: Producer, stage: str) -> None:
         self.settings = settings
@@ -89,25 +92,43 @@ class SnapshotStore:
             admin.close()
 
     def save(self, key: str, offsets: dict[TopicPartition, int], state: bytes) -> str:
-        """Send one snapshot (flushed with the producer, before the commit that names it)."""
+        """Send one snapshot and wait until the broker has all of it (a commit must never name
+        a snapshot that did not arrive); raises `KafkaError` if it did not."""
         snapshot_id = f"{key}@{uuid.uuid4().hex[:16]}"
         chunks = [state[i : i + CHUNK_BYTES] for i in range(0, len(state), CHUNK_BYTES)] or [b""]
-        for n, chunk in enumerate(chunks):
-            self._send(f"{snapshot_id}#{n}", chunk)
+        sent = [self._send(f"{snapshot_id}#{n}", chunk) for n, chunk in enumerate(chunks)]
         manifest = {
             "chunks": len(chunks),
             "offsets": [[tp.topic, tp.partition, offset] for tp, offset in offsets.items()],
         }
-        self._send(snapshot_id, orjson.dumps(manifest))
-        self._keep(key, (snapshot_id, len(chunks)))
+        sent.append(self._send(snapshot_id, orjson.dumps(manifest)))
+        self.producer.flush(timeout=SAVE_TIMEOUT_SECONDS)
+        for result in sent:
+            result.get(timeout=SAVE_TIMEOUT_SECONDS)
+        self._generations.setdefault(key, []).append((snapshot_id, len(chunks)))
         return snapshot_id
 
+    def committed(self, snapshot_id: str) -> None:
+        """A commit naming `snapshot_id` succeeded: the key's older snapshots can go (never
+        before, so the snapshot the last commit names is always there)."""
+        key = snapshot_id.partition("@")[0]
+        kept = self._generations.get(key, [])
+        ids = [sid for sid, _ in kept]
+        if snapshot_id not in ids:
+            return
+        index = ids.index(snapshot_id)
+        for old, count in kept[:index]:
+            for n in range(count):
+                self._send(f"{old}#{n}", None)
+            self._send(old, None)
+        del kept[:index]
+
     def load(self, ids: Iterable[str]) -> dict[str, Snapshot]:
-        """The snapshots named `ids` that are complete on the topic."""
+        """The snapshots named `ids` that are complete on the topic (a broken one is left out,
+        with a warning). Every snapshot found is remembered, oldest first, for `committed`."""
         wanted = set(ids)
         manifests: dict[str, dict[str, Any]] = {}
         chunks: dict[str, bytes] = {}
-        order: dict[str, list[str]] = {}  # key -> its snapshot ids, oldest first
         for name, value in self._read_all():
             if "#" in name:
                 if value is None:
@@ -117,35 +138,33 @@ class SnapshotStore:
             elif value is None:
                 manifests.pop(name, None)
             else:
-                manifests[name] = orjson.loads(value)
-                order.setdefault(name.partition("@")[0], []).append(name)
+                try:
+                    manifest = orjson.loads(value)
+                    manifests[name] = {"chunks": int(manifest["chunks"]), **manifest}
+                except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+                    log.warning("unreadable snapshot manifest %s on %s", name, self.topic)
         found: dict[str, Snapshot] = {}
-        for sid in wanted & set(manifests):
+        for sid in sorted(wanted & set(manifests)):
             manifest = manifests[sid]
             parts = [chunks.get(f"{sid}#{n}") for n in range(manifest["chunks"])]
-            if any(part is None for part in parts):
+            try:
+                offsets = {
+                    TopicPartition(str(t), int(p)): int(o) for t, p, o in manifest["offsets"]
+                }
+            except (KeyError, TypeError, ValueError):
+                offsets = {}
+            if any(part is None for part in parts) or not offsets:
                 log.warning("snapshot %s is incomplete on %s: not used", sid, self.topic)
                 continue
-            offsets = {TopicPartition(t, p): o for t, p, o in manifest["offsets"]}
             found[sid] = Snapshot(sid, offsets, b"".join(p for p in parts if p is not None))
-        for key, sids in order.items():  # what this worker will supersede from now on
-            for sid in sids:
-                if sid in manifests:
-                    self._keep(key, (sid, manifests[sid]["chunks"]))
+        for sid, manifest in manifests.items():  # topic order: oldest first
+            generations = self._generations.setdefault(sid.partition("@")[0], [])
+            if all(sid != known for known, _ in generations):
+                generations.append((sid, manifest["chunks"]))
         return found
 
-    def _keep(self, key: str, generation: tuple[str, int]) -> None:
-        kept = self._generations.setdefault(key, [])
-        if generation not in kept:
-            kept.append(generation)
-        while len(kept) > 2:
-            old, count = kept.pop(0)
-            for n in range(count):
-                self._send(f"{old}#{n}", None)
-            self._send(old, None)
-
-    def _send(self, name: str, value: bytes | None) -> None:
-        self.producer.send(self.topic, key=name.encode(), value=value, partition=0)
+    def _send(self, name: str, value: bytes | None) -> SendResult:
+        return self.producer.send(self.topic, key=name.encode(), value=value, partition=0)
 
     def _read_all(self) -> list[tuple[str, bytes | None]]:
         consumer = KafkaConsumer(
@@ -161,7 +180,11 @@ class SnapshotStore:
             consumer.seek_to_beginning(tp)
             end = consumer.end_offsets([tp])[tp]
             records: list[tuple[str, bytes | None]] = []
+            deadline = time.monotonic() + READ_TIMEOUT_SECONDS
             while consumer.position(tp) < end:
+                if time.monotonic() > deadline:
+                    log.warning("%s not read to its end in time: no snapshot used", self.topic)
+                    return []
                 for batch in consumer.poll(timeout_ms=500).values():
                     records.extend((r.key.decode(), r.value) for r in batch if r.key)
             return records

@@ -43,7 +43,12 @@ from kafka.errors import KafkaError
 
 from railbird.ingest.decode import Rejected
 from railbird.ingest.duplicates import DuplicateIds
-from railbird.ingest.kafka.client_types import Consumer, Producer, TopicPartition
+from railbird.ingest.kafka.client_types import (
+    CommittedOffset,
+    Consumer,
+    Producer,
+    TopicPartition,
+)
 from railbird.ingest.kafka.codec import raw_record
 from railbird.ingest.kafka.commits import Checkpoints
 from railbird.ingest.kafka.intake import Intake
@@ -100,6 +105,7 @@ class KafkaWorker:
         self.commits = Checkpoints(
             settings, consumer, producer, store, self.metrics, self._progress, window
         )
+        self.commits.on_committed = self._committed
         self._routes = RoutingIndex()
         self.snapshots = (
             SnapshotStore(settings, producer, stage)
@@ -187,10 +193,15 @@ class KafkaWorker:
                 tp: processed
                 for tp in tps
                 if (processed := self._progress[tp].processed) is not None
+                and processed >= self._progress[tp].replay_until  # not mid-replay
             }
-            if not offsets:
+            if len(offsets) < len(tps):
                 continue
-            sid = store.save(key, offsets, self.pipeline.snapshot(routes))
+            try:
+                sid = store.save(key, offsets, self.pipeline.snapshot(routes))
+            except Exception as exc:  # a state that cannot be written, a broker away: next time
+                log.warning("state snapshot %s not written (%s: %s)", key, type(exc).__name__, exc)
+                continue
             for tp, offset in offsets.items():
                 self._progress[tp].snapshot = (sid, offset)
             self.commits.touched.update(offsets)
@@ -201,20 +212,38 @@ class KafkaWorker:
         )
 
     def _restore(self, plans: dict[TopicPartition, ResumePlan]) -> set[str]:
-        """Restore the snapshots the commits name; returns the ids restored."""
-        wanted = {plan.snapshot_id for plan in plans.values() if plan.snapshot_id}
+        """Restore the snapshots the commits name; returns the ids restored. A key whose
+        partitions name different snapshots (a commit failed for some) is not restored: the
+        window replay is the safe way back for it."""
+        named: dict[str, set[str]] = {}
+        for plan in plans.values():
+            if plan.snapshot_id:
+                named.setdefault(plan.snapshot_id.partition("@")[0], set()).add(plan.snapshot_id)
+        wanted = {next(iter(sids)) for sids in named.values() if len(sids) == 1}
         if self.snapshots is None or not wanted:
             return set()
         restored: set[str] = set()
         for sid, snapshot in sorted(self.snapshots.load(wanted).items()):
             try:
-                self.pipeline.restore(snapshot.state, overwrite=False)
-            except ValueError as exc:  # another version's state: the window replay instead
-                log.warning("snapshot %s not restored (%s)", sid, exc)
+                routes = self.pipeline.restore(snapshot.state)
+            except Exception as exc:  # unreadable, or another version's: the window replay
+                log.warning("snapshot %s not restored (%s: %s)", sid, type(exc).__name__, exc)
                 continue
+            key = sid.partition("@")[0]
+            if key.startswith("tables:"):  # its tables are routed here now, and dropped with it
+                self._routes.adopt(routes, int(key.removeprefix("tables:")))
             restored.add(sid)
+            self.snapshots.committed(sid)  # the commits name it: older ones can go
             log.info("restored state snapshot %s (%d bytes)", sid, len(snapshot.state))
         return restored
+
+    def _committed(self, offsets: dict[TopicPartition, CommittedOffset]) -> None:
+        """After a successful commit: snapshots older than the ones it names can go."""
+        if self.snapshots is None:
+            return
+        for sid in {parse_resume(om.metadata).snapshot_id for om in offsets.values()}:
+            if sid is not None:
+                self.snapshots.committed(sid)
 
     def _idle_for(self) -> float:
         """Seconds this worker has had nothing left to do (for `--exit-when-idle`)."""
@@ -372,7 +401,7 @@ class KafkaWorker:
             progress = progress_of[tp]
             warm = entry.offset < progress.replay_until
             item = entry.item
-            if not isinstance(item, Rejected) and (why := duplicates(item)) is not None:
+            if not isinstance(item, Rejected) and (why := duplicates(item, tp.partition)):
                 item = Rejected(raw_record(tp.topic, tp.partition, entry.offset, entry.value), why)
             if isinstance(item, Rejected):
                 if not warm and self._primary:
@@ -396,7 +425,8 @@ class KafkaWorker:
                     if outcome.actions:
                         actions.extend(outcome.actions)
             progress.processed = entry.offset + 1
-            touched.add(tp)
+            if not warm:  # a replay's commit would move the committed offset back
+                touched.add(tp)
         self._clock = clock
         # Sent now (latency); flushed, like the store write, before the next offset commit.
         send_outputs(self.settings, self.producer, flags, actions)
@@ -429,8 +459,11 @@ class KafkaWorker:
 
 
 def _done(consumer: Consumer, tp: TopicPartition, end: int) -> bool:
-    """The group has committed everything `tp` holds (an empty partition is done)."""
+    """The group has committed everything `tp` holds (an empty partition is done, and so is
+    one whose records retention removed before anyone read them)."""
     if end == 0:
         return True
     committed = consumer.committed(tp, metadata=True)
-    return committed is not None and committed.offset >= end
+    if committed is None:
+        return consumer.beginning_offsets([tp]).get(tp, 0) >= end
+    return committed.offset >= end

@@ -329,3 +329,33 @@ def test_processes_started_together_on_a_new_sqlite_file_all_migrate(tmp_path: P
         assert [p.exitcode for p in procs] == [0] * 6, trial
         with make_engine(url).connect() as conn:
             assert conn.execute(select(schema.actions.c.action_id)).all() == []
+
+
+def test_the_duplicate_memory_stays_bounded_whatever_the_times_say() -> None:
+    from datetime import timedelta
+
+    from railbird.detectors.events import event_from_dict
+    from railbird.ingest.duplicates import DuplicateIds
+
+    memory = DuplicateIds(window=timedelta(minutes=10), max_ids=500)
+    future = event_from_dict(dict(GOOD_CHAT, message_id="m-future", ts="2199-01-01T00:00:00Z"))
+    assert memory.conflict(future) is None
+    for k in range(2_000):
+        event = event_from_dict(dict(GOOD_CHAT, message_id=f"m-{k}"))
+        assert memory.conflict(event, scope=k % 3) is None
+    assert len(memory) <= 500
+    # ... and the future-dated record did not make today's ids expire early.
+    changed = event_from_dict(dict(GOOD_CHAT, message_id="m-1999", text="changed"))
+    assert memory.conflict(changed, scope=1999 % 3) is not None
+
+
+def test_duplicates_are_scoped_so_two_partitions_never_disagree() -> None:
+    from railbird.detectors.events import event_from_dict
+    from railbird.ingest.duplicates import DuplicateIds
+
+    memory = DuplicateIds()
+    first = event_from_dict(GOOD_CHAT)
+    other = event_from_dict(dict(GOOD_CHAT, text="something else"))
+    assert memory.conflict(first, scope=0) is None
+    assert memory.conflict(other, scope=1) is None  # another partition: its own ids
+    assert memory.conflict(other, scope=0) is not None

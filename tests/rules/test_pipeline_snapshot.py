@@ -137,3 +137,55 @@ def test_the_codec_refuses_to_build_classes_outside_railbirds_state() -> None:
             state_codec.decode(data)
     with pytest.raises(state_codec.StateCodecError):
         state_codec.decode(b"\x09junk")
+
+
+@pytest.mark.parametrize(
+    "tree",
+    [
+        ["r", 99],  # a reference to nothing
+        ["dd", 0, "eval", []],  # a factory that is not allowed
+        ["o", 0, "railbird.detectors.gone_module:Thing", []],  # a class renamed away
+        ["l"],  # a tree of the wrong shape
+        {"not": "a tree"},
+    ],
+    ids=repr,
+)
+def test_any_broken_snapshot_is_one_kind_of_error(tree: Any) -> None:
+    import zlib
+
+    import orjson
+
+    data = bytes([state_codec.FORMAT]) + zlib.compress(orjson.dumps(tree))
+    with pytest.raises(state_codec.StateCodecError):
+        state_codec.decode(data)
+
+
+def test_a_snapshot_that_inflates_past_the_cap_is_refused() -> None:
+    data = state_codec.encode(["x" * 10_000])
+    with pytest.raises(state_codec.StateCodecError, match="inflates past"):
+        state_codec.decode(data, max_bytes=1_000)
+
+
+def test_restoring_keeps_the_later_copy_and_reports_the_routes_it_held(
+    events: list[AnyEvent],
+) -> None:
+    half = events[: len(events) // 3]
+    first = Pipeline(build_detectors())
+    _outputs(first, half)
+    data = first.snapshot()
+    again = Pipeline(build_detectors())
+    routes = again.restore(data)
+    assert routes and set(routes) == {
+        key[0] for state in first.states.values() for key, _, _ in state.live_entries()
+    }
+    before = {n: s.live_entries() for n, s in again.states.items()}
+    again.restore(data)  # the same copy again: nothing changes
+    assert {n: s.live_entries() for n, s in again.states.items()} == before
+
+
+def test_a_snapshot_of_a_detector_no_longer_running_is_skipped(events: list[AnyEvent]) -> None:
+    full = Pipeline(build_detectors())
+    _outputs(full, events[:2000])
+    fewer = Pipeline([d for d in build_detectors() if d.name != "bounty_collusion"])
+    fewer.restore(full.snapshot())
+    assert "bounty_collusion" not in fewer.states
