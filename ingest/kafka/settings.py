@@ -63,7 +63,8 @@ class KafkaSettings(BaseSettings):
     # history (their detectors keep a tournament 6-8 h after its last event), so a deploy that
     # moves the site stage does not blind it for the rest of the day. The price: a site-stage
     # takeover re-reads that much of the whole stream before its flags are live again (the
-    # table stage's are not delayed). Checkpointed detector state would make both unnecessary.
+    # table stage's are not delayed). The fallback: a partition with a state snapshot
+    # (`snapshot_interval_seconds`) replays only from the snapshot.
     replay_window_seconds: float = Field(default=1800.0, ge=0)
     site_replay_window_seconds: float = Field(default=8 * 3600.0, ge=0)
     # Checkpointed detector state (`kafka.snapshots`): how often a stage writes its state to
