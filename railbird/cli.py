@@ -114,7 +114,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--no-store", action="store_true", help="do not write to the database")
     run.add_argument(
         "--stage",
-        choices=("all", "tables", "site"),
+        choices=("all", "tables", "site", "escalation"),
         help="which stages to run (default: RAILBIRD_KAFKA_STAGE, else all)",
     )
     run.set_defaults(handler="railbird.run_command:run_worker")

@@ -12,11 +12,16 @@ import argparse
 import logging
 import sys
 
+from railbird.detectors.detector import Detector
 from railbird.detectors.registry import DETECTOR_TYPES, build_detectors
+from railbird.ingest.kafka.clients import BrokerUnreachable
+from railbird.ingest.kafka.escalation import escalation_sources, input_partitions
 from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.ingest.kafka.site_process import SiteStageProcess
-from railbird.ingest.kafka.stage_runner import run_stage
+from railbird.ingest.kafka.stage_runner import run_escalation_stage, run_stage
 from railbird.ingest.kafka.stages import (
+    ESCALATION,
+    STAGES,
     chosen_stages,
     stage_detectors,
 )
@@ -39,27 +44,45 @@ def run_worker(args: argparse.Namespace) -> int:
         print(f"railbird run: {exc}", file=sys.stderr)  # noqa: T201
         return 2
     detectors = build_detectors(only=only)
+    escalate = ESCALATION in stages
     # A stage none of the chosen detectors belongs to is not run (`RAILBIRD_KAFKA_DETECTORS`).
-    by_stage = {stage: stage_detectors(detectors, stage) for stage in stages}
-    by_stage = {stage: found for stage, found in by_stage.items() if found} or {
-        stages[0]: []  # no detectors at all: the framework alone, for the benchmark
-    }
+    by_stage = {stage: stage_detectors(detectors, stage) for stage in stages if stage in STAGES}
+    by_stage = {stage: found for stage, found in by_stage.items() if found}
+    if not by_stage and not (escalate and len(stages) == 1):
+        by_stage = {"tables": []}  # no detectors at all: the framework alone, for the benchmark
     if getattr(args, "metrics_port", None) is not None:
         settings.metrics_port = args.metrics_port
     if not getattr(args, "no_store", False):
         _migrate()  # once, before any stage's store process writes
+    try:
+        sources = _escalation_sources(settings, detectors) if escalate else None
+    except BrokerUnreachable as exc:
+        print(f"railbird run: {exc}", file=sys.stderr)  # noqa: T201
+        return 2
+    if not by_stage:  # `--stage escalation`
+        return run_escalation_stage(args, settings, sources or [])
     if len(by_stage) == 1:
-        return run_stage(args, settings, *by_stage.items())
+        return run_stage(args, settings, *by_stage.items(), escalation=sources)
     site = SiteStageProcess(args)
     code = 1
     try:
-        code = run_stage(args, settings, ("tables", by_stage["tables"]), site=site)
+        code = run_stage(
+            args, settings, ("tables", by_stage["tables"]), site=site, escalation=sources
+        )
     finally:
         if code != 0:
             site.stop()  # it finishes its batch, commits and exits (a signal has done so too)
         # Else this stage ended idle (`--exit-when-idle`): the site stage ends on its own.
         site_code = site.wait()  # a failure is logged by `site` itself
     return code or (1 if site_code != 0 else 0)
+
+
+def _escalation_sources(settings: KafkaSettings, detectors: list[Detector]) -> list[str]:
+    """What each ladder waits for: every input partition's table stage, and the site stage
+    when any site detector runs (wherever it runs)."""
+    return escalation_sources(
+        input_partitions(settings), site=bool(stage_detectors(detectors, "site"))
+    )
 
 
 def _migrate() -> None:

@@ -53,14 +53,23 @@ class Pipeline:
     """The detectors, each with its own state, then the rulebook: every mode's event -> actions.
 
     Detector names must be unique, since each names its state; a duplicate is a `ValueError`.
+    With `decide` False the rules are left to an escalation stage (`rules.escalation`): the
+    pipeline returns flags and no actions, as each Kafka stage does.
     """
 
-    def __init__(self, detectors: Sequence[Detector], rulebook: RuleBook | None = None) -> None:
+    def __init__(
+        self,
+        detectors: Sequence[Detector],
+        rulebook: RuleBook | None = None,
+        *,
+        decide: bool = True,
+    ) -> None:
         names = [d.name for d in detectors]
         if len(set(names)) != len(names):
             raise ValueError(f"detector names must be unique: {names}")
         self.detectors = tuple(detectors)
         self.rulebook = rulebook if rulebook is not None else RuleBook()
+        self.decides = decide
         # One event clock for every detector's state: moved once per event, not per detector.
         self.clock = EventClock()
         self.states: dict[str, TtlState] = {d.name: TtlState(self.clock) for d in detectors}
@@ -112,7 +121,7 @@ class Pipeline:
         actions: list[Action] = []
         for flag in flags:
             metrics.flags[flag.category] += 1
-            decided = self.rulebook.decide(flag)
+            decided = self.rulebook.decide(flag) if self.decides else []
             for action in decided:
                 metrics.actions[action.kind] += 1
             actions.extend(decided)

@@ -9,7 +9,7 @@ collusion suspicions are unfounded and a wrong suspension is costly.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from railbird.detectors.findings import GROUP_CATEGORIES, SEVERITY_RANK
 from railbird.detectors.state import TtlState
@@ -38,12 +38,34 @@ DEFAULT_LADDERS: dict[str, tuple[Step, ...]] = {
 REFER_CATEGORIES = frozenset({"hate", "malicious_link", "impersonation"}) | GROUP_CATEGORIES
 
 
+@dataclass(frozen=True, slots=True)
+class Offence:
+    """What the ladder reads of a flag, for one of its players: all an escalation stage
+    (`rules.escalation`) needs to be sent, not the whole flag."""
+
+    flag_id: str
+    category: str
+    severity: str
+    ts: datetime
+    player_id: str
+
+    @classmethod
+    def of(cls, flag: Flag, player_id: str) -> Offence:
+        finding = flag.finding
+        return cls(flag.flag_id, finding.category, finding.severity, finding.ts, player_id)
+
+
 @dataclass
 class RuleBook:
     """Which action each flag earns: a ladder per category, climbed by strikes in `strike_window`.
 
-    It keeps each player's strikes, so each pipeline has its own. A critical flag goes straight to
-    its ladder's last step; a category without a ladder earns no restriction, at most a referral.
+    A strike counts when it is at most `strike_window` of event time older than the flag being
+    decided (a rolling window over the player's own record). Why rolling and per player rather
+    than an expiry on a shared clock: the count then depends only on that player's earlier
+    flags, so a ladder split by player over several escalation workers (`rules.escalation`)
+    decides exactly as one ladder over the whole site does. A critical flag goes straight to
+    its ladder's last step; a category without a ladder earns no restriction, at most a
+    referral.
     """
 
     ladders: dict[str, tuple[Step, ...]] = field(default_factory=lambda: dict(DEFAULT_LADDERS))
@@ -52,45 +74,56 @@ class RuleBook:
 
     @property
     def strikes(self) -> TtlState:
-        """Each player's strikes per category: what a snapshot of the pipeline keeps."""
+        """Each player's strike times per category: what a snapshot of the pipeline keeps."""
         return self._strikes
 
     def decide(self, flag: Flag) -> list[Action]:
         """Actions for one new flag; remembers the strike for the player's next offence."""
-        finding = flag.finding
-        self._strikes.advance(finding.ts)
         actions: list[Action] = []
-        refer = (
-            finding.category in REFER_CATEGORIES
-            or (finding.category == "in_hand_influence" and finding.severity == "critical")
-            or (finding.category in DEFAULT_LADDERS and finding.severity == "critical")
-        )
-        for player_id in finding.player_ids:
-            ladder = self.ladders.get(finding.category)
-            if ladder is not None:
-                key = (player_id, finding.category)
-                strike = int(self._strikes.get(key, 0)) + 1
-                self._strikes.put(key, strike, self.strike_window)
-                if SEVERITY_RANK[finding.severity] >= SEVERITY_RANK["critical"]:
-                    strike = max(strike, len(ladder))
-                kind, duration = ladder[min(strike, len(ladder)) - 1]
-                actions.append(self._action(kind, player_id, flag, duration, strike))
-            if refer:
-                actions.append(self._action("refer_investigator", player_id, flag, None, 0))
+        for player_id in flag.finding.player_ids:
+            actions.extend(self.decide_for(Offence.of(flag, player_id)))
+        return actions
+
+    def decide_for(self, offence: Offence) -> list[Action]:
+        """The actions one flag earns one of its players: the ladder's step for this strike,
+        then a referral where the category or severity calls for one."""
+        when = offence.ts
+        category, severity, player_id = offence.category, offence.severity, offence.player_id
+        strikes = self._strikes
+        strikes.advance(when)
+        actions: list[Action] = []
+        ladder = self.ladders.get(category)
+        if ladder is not None:
+            key = (player_id, category)
+            since = when - self.strike_window
+            recent = tuple(t for t in strikes.get(key, ()) if t > since)
+            strike = len(recent) + 1
+            # Kept twice the window (memory only: the count above reads the times).
+            strikes.put(key, (*recent, when), 2 * self.strike_window)
+            if SEVERITY_RANK[severity] >= SEVERITY_RANK["critical"]:
+                strike = max(strike, len(ladder))
+            kind, duration = ladder[min(strike, len(ladder)) - 1]
+            actions.append(self._action(kind, offence, duration, strike))
+        if (
+            category in REFER_CATEGORIES
+            or (category == "in_hand_influence" and severity == "critical")
+            or (category in DEFAULT_LADDERS and severity == "critical")
+        ):
+            actions.append(self._action("refer_investigator", offence, None, 0))
         return actions
 
     def _action(
-        self, kind: ActionKind, player_id: str, flag: Flag, duration: timedelta | None, strike: int
+        self, kind: ActionKind, offence: Offence, duration: timedelta | None, strike: int
     ) -> Action:
-        reason = f"{flag.category} ({flag.severity})"
+        reason = f"{offence.category} ({offence.severity})"
         if strike:
             reason += f", strike {strike} in {self.strike_window}"
         return Action(
-            action_id=action_id_for(kind, player_id, (flag.flag_id,)),
+            action_id=action_id_for(kind, offence.player_id, (offence.flag_id,)),
             kind=kind,
-            player_id=player_id,
-            ts=flag.finding.ts,
+            player_id=offence.player_id,
+            ts=offence.ts,
             reason=reason,
-            flag_ids=(flag.flag_id,),
+            flag_ids=(offence.flag_id,),
             duration=duration,
         )

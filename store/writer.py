@@ -20,6 +20,9 @@ from railbird.store.upsert import upsert
 # A later version of a flag (same id, higher severity or more evidence) replaces these; the
 # messages it cites can grow too (a sit-out or bounty flag that a planning message joined).
 FLAG_UPDATABLE = ("severity", "score", "explanation", "evidence", "ts", "message_ids")
+# An action decided again for its flag's worse version keeps its id (kind, player, flags) and
+# takes the new time, expiry and reason; who lifted it, and when, stays.
+ACTION_UPDATABLE = ("ts", "expires_at", "reason")
 
 
 def _table_row(e: TableEvent) -> dict[str, Any]:
@@ -136,7 +139,13 @@ class StoreWriter:
                 [{"flag_id": f.flag_id, "player_id": p} for f in flags for p in f.player_ids],
                 ["flag_id", "player_id"],
             )
-            bulk_upsert(conn, schema.actions, [action_row(a) for a in actions], ["action_id"])
+            bulk_upsert(
+                conn,
+                schema.actions,
+                [action_row(a) for a in actions],
+                ["action_id"],
+                ACTION_UPDATABLE,
+            )
 
     def write_dead_letter(self, source: str, position: str, reason: str, raw: str | None) -> None:
         dl_id = hashlib.blake2b(f"{source}|{position}".encode(), digest_size=16).hexdigest()

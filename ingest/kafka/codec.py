@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 
 import orjson
 
 from railbird.ingest.decode import RawRecord
 from railbird.rules.actions import Action
+from railbird.rules.escalation import Raised
 from railbird.rules.flags import Flag
+from railbird.rules.policy import Offence
 
 # File-replay order: the producer stamps each record with its line's sequence number so the
 # worker's event-time merge can break ties between topics exactly as the file ordered them.
@@ -57,6 +60,59 @@ def flag_record(flag: Flag) -> tuple[bytes | None, bytes]:
 
 def action_record(action: Action) -> tuple[bytes, bytes]:
     return action.player_id.encode(), orjson.dumps(action.to_dict())
+
+
+MARK_KEY = b"~mark"
+
+
+def offence_record(raised: Raised) -> tuple[bytes, bytes]:
+    """An offence for the escalation stage, keyed by its player; times in full precision
+    (the ladder's windows compare them)."""
+    o = raised.offence
+    value = {
+        "flag_id": o.flag_id,
+        "category": o.category,
+        "severity": o.severity,
+        "ts": o.ts.isoformat(),
+        "player_id": o.player_id,
+        "at": raised.at.isoformat(),
+        "place": list(raised.place),
+    }
+    return o.player_id.encode(), orjson.dumps(value)
+
+
+def mark_record(source: str, until: datetime) -> bytes:
+    return orjson.dumps({"mark": source, "until": until.isoformat()})
+
+
+class OffenceRecordError(ValueError):
+    """A record of the offences topic that is neither an offence nor a mark."""
+
+
+def read_offence_record(value: bytes | None) -> Raised | tuple[str, datetime]:
+    """An offence, or a mark as (source, until)."""
+    try:
+        data = orjson.loads(value or b"")
+        if "mark" in data:
+            return str(data["mark"]), _aware(data["until"])
+        kind, event_id, index = data["place"]
+        offence = Offence(
+            str(data["flag_id"]),
+            str(data["category"]),
+            str(data["severity"]),
+            _aware(data["ts"]),
+            str(data["player_id"]),
+        )
+        return Raised(offence, _aware(data["at"]), (str(kind), str(event_id), int(index)))
+    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        raise OffenceRecordError(f"not an offence or a mark: {exc}") from exc
+
+
+def _aware(text: object) -> datetime:
+    when = datetime.fromisoformat(str(text))
+    if when.tzinfo is None:
+        raise ValueError(f"time without a zone: {text!r}")
+    return when
 
 
 # A dead letter must always fit: kafka-python refuses a request over its 1 MB

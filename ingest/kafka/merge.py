@@ -91,6 +91,14 @@ class EventTimeMerge:
         buffer = self._buffers.get(tp)
         return len(buffer) if buffer else 0
 
+    def head_time(self, tp: TopicPartition) -> datetime | None:
+        """The event time of the next record of `tp` that has one (None: nothing buffered)."""
+        for record in self._buffers.get(tp, ()):
+            when = record.sort_key[0]
+            if when is not _NO_TIME:
+                return when
+        return None
+
     def total(self) -> int:
         return sum(len(b) for b in self._buffers.values())
 

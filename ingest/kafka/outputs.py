@@ -9,22 +9,27 @@ from __future__ import annotations
 import logging
 import weakref
 from collections.abc import Iterable
+from datetime import datetime
 
 from railbird.detectors.text.redaction import redact
 from railbird.ingest.decode import Rejected
 from railbird.ingest.kafka.client_types import Producer
 from railbird.ingest.kafka.codec import (
+    MARK_KEY,
     action_record,
     dead_letter_key,
     dead_letter_value,
     dlq_headers,
     flag_record,
+    mark_record,
+    offence_record,
 )
 from railbird.ingest.kafka.merge import Pending
 from railbird.ingest.kafka.partitions import KeyPartitions
 from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.ingest.sink import Sink
 from railbird.rules.actions import Action
+from railbird.rules.escalation import Raised
 from railbird.rules.flags import Flag
 
 log = logging.getLogger(__name__)
@@ -34,8 +39,14 @@ _partitions: weakref.WeakKeyDictionary[Producer, KeyPartitions] = weakref.WeakKe
 
 
 def send_outputs(
-    settings: KafkaSettings, producer: Producer, flags: Iterable[Flag], actions: Iterable[Action]
+    settings: KafkaSettings,
+    producer: Producer,
+    flags: Iterable[Flag],
+    actions: Iterable[Action],
+    offences: Iterable[Raised] = (),
 ) -> None:
+    """Flags and actions to their topics; offences (one per flag and player) to the
+    escalation stage's topic, keyed by player."""
     partitions = _key_partitions(producer)
     send = producer.send
     topic = settings.flags_topic
@@ -48,6 +59,22 @@ def send_outputs(
     for action in actions:
         key, value = action_record(action)
         send(topic, key=key, value=value, partition=choose(key))
+    topic = settings.offences_topic_name
+    choose = partitions.chooser(topic)
+    for raised in offences:
+        key, value = offence_record(raised)
+        send(topic, key=key, value=value, partition=choose(key))
+
+
+def send_marks(
+    settings: KafkaSettings, producer: Producer, marks: dict[str, datetime], partitions: int
+) -> None:
+    """Each source's mark to every partition of the offences topic (`rules.escalation`)."""
+    topic = settings.offences_topic_name
+    for source, until in marks.items():
+        value = mark_record(source, until)
+        for partition in range(partitions):
+            producer.send(topic, key=MARK_KEY, value=value, partition=partition)
 
 
 def _key_partitions(producer: Producer) -> KeyPartitions:

@@ -44,8 +44,10 @@ class PartitionProgress:
     # The newest snapshot of this partition's state (`kafka.snapshots`) and the offset it
     # covers up to: named in every commit from then on.
     snapshot: tuple[str, int] | None = None
+    last_time: datetime | None = None  # event time of the last record processed
 
     def mark(self, when: datetime, offset: int) -> None:
+        self.last_time = when
         if not self.marks or when - self.marks[-1][0] >= self.mark_every:
             self.marks.append((when, offset))
 

@@ -20,8 +20,10 @@ class KafkaSettings(BaseSettings):
     client_id: str = "railbird"
     # Which stages this process runs (see `kafka.stages`): "tables" (the table-scoped detectors,
     # partitions shared by every worker of `group_id`), "site" (the site-scoped ones, every
-    # partition with one member of `<group_id>-site`, the others on standby), or both.
-    stage: Literal["all", "tables", "site"] = "all"
+    # partition with one member of `<group_id>-site`, the others on standby), "escalation"
+    # (one ladder per player: the offences topic's partitions shared by `<group_id>-escalation`)
+    # or all three.
+    stage: Literal["all", "tables", "site", "escalation"] = "all"
 
     chat_topic: str = "chat.messages"
     table_topic: str = "poker.table-events"
@@ -29,6 +31,11 @@ class KafkaSettings(BaseSettings):
     flags_topic: str = "moderation.flags"
     actions_topic: str = "moderation.actions"
     dlq_suffix: str = ".dlq"
+    # The internal topic the stages send each flag's offences to, keyed by player, for the
+    # escalation stage (`rules.escalation`); empty: `<group_id>-offences`. Created by the
+    # workers (as many partitions as the inputs) unless it exists.
+    offences_topic: str = ""
+    offences_retention_ms: int = Field(default=7 * 86400 * 1000, ge=3600 * 1000)
 
     # How long a client waits for the first broker to answer before giving up at start.
     bootstrap_timeout_ms: int = Field(default=30000, ge=1)
@@ -93,6 +100,14 @@ class KafkaSettings(BaseSettings):
     @property
     def site_group_id(self) -> str:
         return f"{self.group_id}-site"
+
+    @property
+    def escalation_group_id(self) -> str:
+        return f"{self.group_id}-escalation"
+
+    @property
+    def offences_topic_name(self) -> str:
+        return self.offences_topic or f"{self.group_id}-offences"
 
     @property
     def input_topics(self) -> tuple[str, str, str]:

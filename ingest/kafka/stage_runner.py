@@ -21,9 +21,11 @@ from railbird.ingest.gc_tuning import tune_for_streaming
 from railbird.ingest.kafka.clients import (
     TopicLayoutError,
     check_copartitioned,
+    make_consumer,
     make_producer,
     unreachable,
 )
+from railbird.ingest.kafka.escalation import EscalationWorker
 from railbird.ingest.kafka.internals import warm_up
 from railbird.ingest.kafka.metrics import StageSamples, WorkerMetrics, serve_metrics
 from railbird.ingest.kafka.settings import KafkaSettings
@@ -34,7 +36,9 @@ from railbird.ingest.kafka.stages import (
 )
 from railbird.ingest.kafka.worker import KafkaWorker
 from railbird.rules.pipeline import Pipeline
+from railbird.store.database import make_engine
 from railbird.store.settings import StoreSettings
+from railbird.store.writer import StoreSink, StoreWriter
 from railbird.store.writer_process import StoreProcess
 
 log = logging.getLogger(__name__)
@@ -51,9 +55,12 @@ def run_stage(
     site: SiteStageProcess | None = None,
     stop: threading.Event | None = None,
     on_metrics: MetricsHook | None = None,
+    escalation: list[str] | None = None,
 ) -> int:
     """Run one stage in this process until stopped (or idle); `site`, the other stage's child
-    process, is watched (its failure stops this one) and its metrics served with ours."""
+    process, is watched (its failure stops this one) and its metrics served with ours; with
+    `escalation` (its sources), the escalation stage runs beside it on a thread (it handles
+    only offences, a small share of the records: no core of its own needed)."""
     stage, detectors = stage_and_detectors
     try:
         consumer = make_stage_consumer(settings, stage)
@@ -73,6 +80,9 @@ def run_stage(
     if on_metrics is not None:
         on_metrics(metrics)
     served: list[StageSamples] = [metrics, *([site.metrics] if site is not None else [])]
+    ladders = EscalationThread(args, settings, escalation) if escalation is not None else None
+    if ladders is not None:
+        served.append(ladders.metrics)
     server = (
         serve_metrics(served, settings.metrics_host, settings.metrics_port)
         if settings.metrics_port
@@ -90,8 +100,15 @@ def run_stage(
     signal.signal(signal.SIGINT, on_signal)
     if site is not None:
         site.on_failure(stop.set)
+    # The stages decide no actions: the escalation stage does, one ladder per player.
     worker = KafkaWorker(
-        settings, Pipeline(detectors), consumer, producer, store, metrics, stage=stage
+        settings,
+        Pipeline(detectors, decide=False),
+        consumer,
+        producer,
+        store,
+        metrics,
+        stage=stage,
     )
     tune_for_streaming()
     log.info(
@@ -102,9 +119,16 @@ def run_stage(
         ", ".join(settings.input_topics),
     )
     exit_when_idle = getattr(args, "exit_when_idle", None)
+    if ladders is not None:
+        ladders.start(stop)
     try:
         worker.run(stop, exit_when_idle=exit_when_idle)
+        if ladders is not None:
+            ladders.join()  # idle: it ends once every ladder has; stopped: at once
     finally:
+        if ladders is not None and ladders.is_alive():
+            stop.set()
+            ladders.join()
         if store is not None:
             store.close()  # also after a failure: the child must not outlive the worker
         producer.flush()
@@ -113,7 +137,97 @@ def run_stage(
         if server is not None:
             server.shutdown()
     print(f"railbird run ({stage} stage): {metrics.summary()}", file=sys.stderr)  # noqa: T201
-    return 1 if site is not None and site.failed() else 0
+    if ladders is not None:
+        print(f"railbird run (escalation stage): {ladders.metrics.summary()}", file=sys.stderr)  # noqa: T201
+    failed = (site is not None and site.failed()) or (ladders is not None and ladders.failed)
+    return 1 if failed else 0
+
+
+def run_escalation_stage(
+    args: argparse.Namespace, settings: KafkaSettings, sources: list[str]
+) -> int:
+    """`railbird run --stage escalation`: the ladders alone, in this process."""
+    stop = threading.Event()
+
+    def on_signal(signum: int, _frame: FrameType | None) -> None:
+        log.info("signal %d: finishing the batch, committing, exiting", signum)
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    ladders = EscalationThread(args, settings, sources)
+    server = (
+        serve_metrics([ladders.metrics], settings.metrics_host, settings.metrics_port)
+        if settings.metrics_port
+        else None
+    )
+    try:
+        ladders.run(stop)
+    finally:
+        if server is not None:
+            server.shutdown()
+    print(f"railbird run (escalation stage): {ladders.metrics.summary()}", file=sys.stderr)  # noqa: T201
+    return 1 if ladders.failed else 0
+
+
+class EscalationThread:
+    """The escalation stage's consumer, producer, store and loop, on a thread of its own."""
+
+    def __init__(self, args: argparse.Namespace, settings: KafkaSettings, sources: list[str]):
+        self.args = args
+        self.settings = settings
+        self.sources = sources
+        self.metrics = WorkerMetrics("escalation")
+        self.failed = False
+        self._thread: threading.Thread | None = None
+
+    def start(self, stop: threading.Event) -> None:
+        self._thread = threading.Thread(
+            target=self.run, args=(stop,), name="railbird-escalation", daemon=True
+        )
+        self._thread.start()
+
+    def join(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+
+    def is_alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def run(self, stop: threading.Event) -> None:
+        settings = self.settings
+        try:
+            consumer = make_consumer(
+                settings,
+                group_id=settings.escalation_group_id,
+                client_id=f"{settings.client_id}-escalation",
+            )
+        except KafkaError as exc:
+            log.error("escalation stage: %s", unreachable(settings, exc))
+            self.failed = True
+            stop.set()
+            return
+        producer = make_producer(settings)
+        engine = (
+            None
+            if getattr(self.args, "no_store", False)
+            else make_engine(StoreSettings().database_url)
+        )
+        store = StoreSink(StoreWriter(engine)) if engine is not None else None
+        try:
+            EscalationWorker(settings, consumer, producer, store, self.sources, self.metrics).run(
+                stop, exit_when_idle=getattr(self.args, "exit_when_idle", None)
+            )
+        except Exception:
+            log.exception("escalation stage failed")
+            self.failed = True
+            stop.set()
+        finally:
+            producer.flush()
+            producer.close()
+            consumer.close(autocommit=False)
+            if engine is not None:
+                engine.dispose()
 
 
 def _start_store() -> StoreProcess:

@@ -34,15 +34,16 @@ log = logging.getLogger(__name__)
 
 StageName = Literal["tables", "site"]
 STAGES: tuple[StageName, ...] = ("tables", "site")
+ESCALATION = "escalation"  # the ladders' stage (`kafka.escalation`): no detectors of its own
 _SCOPE_OF_STAGE = {"tables": "table", "site": "site"}
 
 
-def chosen_stages(choice: str) -> tuple[StageName, ...]:
-    """The stages `--stage` / `RAILBIRD_KAFKA_STAGE` names ("all" = both)."""
+def chosen_stages(choice: str) -> tuple[str, ...]:
+    """The stages `--stage` / `RAILBIRD_KAFKA_STAGE` names ("all" = every one)."""
     if choice == "all":
-        return STAGES
-    if choice not in STAGES:
-        raise ValueError(f"unknown stage {choice!r}: tables, site or all")
+        return (*STAGES, ESCALATION)
+    if choice not in (*STAGES, ESCALATION):
+        raise ValueError(f"unknown stage {choice!r}: tables, site, escalation or all")
     return (choice,)
 
 

@@ -41,6 +41,7 @@ from datetime import datetime
 from kafka import TopicPartition as KafkaTopicPartition
 from kafka.errors import KafkaError
 
+from railbird.detectors.events import AnyEvent
 from railbird.ingest.decode import Rejected
 from railbird.ingest.duplicates import DuplicateIds
 from railbird.ingest.kafka.client_types import (
@@ -55,6 +56,7 @@ from railbird.ingest.kafka.intake import Intake
 from railbird.ingest.kafka.internals import has_joined
 from railbird.ingest.kafka.merge import EventTimeMerge, Pending
 from railbird.ingest.kafka.metrics import WorkerMetrics
+from railbird.ingest.kafka.offences import Marks, ensure_offences_topic
 from railbird.ingest.kafka.outputs import send_dead_letter, send_outputs
 from railbird.ingest.kafka.progress import (
     PartitionProgress,
@@ -67,8 +69,10 @@ from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.ingest.kafka.snapshots import SnapshotStore
 from railbird.ingest.kafka.stages import StageName
 from railbird.rules.actions import Action
+from railbird.rules.escalation import Raised
 from railbird.rules.flags import Flag
 from railbird.rules.pipeline import Pipeline
+from railbird.rules.policy import Offence
 from railbird.store.writer_process import StoreProcess
 
 log = logging.getLogger(__name__)
@@ -123,6 +127,12 @@ class KafkaWorker:
         # the same records again, stores and produces its own flags and actions alone.
         self.stage = stage
         self._primary = stage == "tables"
+        # What this stage tells the escalation stage (`kafka.offences`); a pipeline that
+        # decides its own actions (no escalation stage) sends no offences.
+        self.marks = Marks(
+            settings, producer, stage, settings.site_merge_hold_ms / 1000, time.monotonic
+        )
+        self._escalated = not pipeline.decides
 
     # ---- the loop -------------------------------------------------------------------------
 
@@ -133,6 +143,8 @@ class KafkaWorker:
             except KafkaError as exc:
                 log.warning("no state topic (%s): restarts replay the window only", exc)
                 self.snapshots = None
+        if self._escalated:
+            self._prepare_offences_topic()
         self.consumer.subscribe(list(self.settings.input_topics))
         intake, commits = self.intake, self.commits
         backlog = False
@@ -160,12 +172,28 @@ class KafkaWorker:
                 commits.commit_durable(now=idle)
             if commits.stuck_for() * 1000 >= self.settings.session_timeout_ms:
                 self._rejoin()
+            if self._escalated:
+                self.marks.maybe_send(self._progress, self.merge.head_time, intake.caught_up)
             self.metrics.maybe_log(self.settings.log_interval_seconds)
             if exit_when_idle is not None and self._idle_for() >= exit_when_idle:
                 log.info("caught up and idle for %.1f s: exiting", exit_when_idle)
                 break
+        else:
+            exit_when_idle = None  # stopped: the stream goes on, whoever resumes it says so
         self._maybe_snapshot(force=True)
         commits.checkpoint(self._clock, wait=True)
+        if self._escalated and exit_when_idle is not None:
+            self.marks.end(self._progress)  # the stream has ended: the ladders may finish
+
+    def _prepare_offences_topic(self) -> None:
+        """The escalation stage's input exists, and the marks know its partitions."""
+        partitions = len(self.consumer.partitions_for_topic(self.settings.chat_topic) or ())
+        try:
+            ensure_offences_topic(self.settings, max(partitions, 1))
+            found = self.producer.partitions_for(self.settings.offences_topic_name)
+            self.marks.partitions = len(found or ())
+        except KafkaError as exc:
+            log.error("no offences topic (%s): no actions can be decided", exc)
 
     # ---- checkpointed state ---------------------------------------------------------------
 
@@ -303,6 +331,7 @@ class KafkaWorker:
         if lost:
             # Store what was processed; the commit may no longer be ours.
             self.commits.checkpoint(self._clock, wait=True)
+            self.marks.forget(lost)
         self.merge.drop(lost)
         for tp in lost:
             del self._progress[tp]
@@ -326,6 +355,8 @@ class KafkaWorker:
     def _start_fresh(self, tps: list[TopicPartition]) -> None:
         if not tps:
             return
+        if self._escalated:
+            self.marks.hold_sources(tps)
         committed = {tp: self.consumer.committed(tp, metadata=True) for tp in tps}
         missing = [tp for tp, om in committed.items() if om is None]
         beginning = self.consumer.beginning_offsets(missing) if missing else {}
@@ -388,6 +419,7 @@ class KafkaWorker:
         events: list[tuple[str, bytes]] = []
         flags: list[Flag] = []
         actions: list[Action] = []
+        offences: list[Raised] = []
         counts: Counter[str] = Counter()
         replayed: Counter[str] = Counter()
         dead: Counter[str] = Counter()
@@ -422,14 +454,19 @@ class KafkaWorker:
                         events.append((item.type, entry.value))
                     if outcome.flags:
                         flags.extend(outcome.flags)
+                        if self._escalated:
+                            offences.extend(_offences(item, outcome.flags))
                     if outcome.actions:
                         actions.extend(outcome.actions)
             progress.processed = entry.offset + 1
             if not warm:  # a replay's commit would move the committed offset back
                 touched.add(tp)
         self._clock = clock
+        self.marks.processed(clock)
         # Sent now (latency); flushed, like the store write, before the next offset commit.
-        send_outputs(self.settings, self.producer, flags, actions)
+        send_outputs(self.settings, self.producer, flags, actions, offences)
+        if offences:
+            self.marks.unflushed = True
         commits.add(events, flags, actions)
         if commits.unstored >= self.settings.store_batch_events or commits.due():
             commits.checkpoint(self._clock)
@@ -456,6 +493,15 @@ class KafkaWorker:
             detector_errors=self.pipeline.metrics.detector_errors,
             store_set_aside=self.store.set_aside if self.store is not None else 0,
         )
+
+
+def _offences(event: AnyEvent, flags: tuple[Flag, ...]) -> list[Raised]:
+    """Each flag's offence per player, with the event that raised it (`rules.escalation`)."""
+    return [
+        Raised(Offence.of(flag, player), event.time, (event.type, event.event_id, index))
+        for index, flag in enumerate(flags)
+        for player in flag.player_ids
+    ]
 
 
 def _done(consumer: Consumer, tp: TopicPartition, end: int) -> bool:

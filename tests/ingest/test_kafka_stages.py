@@ -42,14 +42,19 @@ def test_an_unknown_scope_is_refused() -> None:
 
 @pytest.mark.parametrize(
     ("choice", "stages"),
-    [("all", ("tables", "site")), ("tables", ("tables",)), ("site", ("site",))],
+    [
+        ("all", ("tables", "site", "escalation")),
+        ("tables", ("tables",)),
+        ("site", ("site",)),
+        ("escalation", ("escalation",)),
+    ],
 )
 def test_stage_choice(choice: str, stages: tuple[str, ...]) -> None:
     assert chosen_stages(choice) == stages
 
 
 def test_an_unknown_stage_is_refused() -> None:
-    with pytest.raises(ValueError, match="tables, site or all"):
+    with pytest.raises(ValueError, match="tables, site, escalation or all"):
         chosen_stages("everything")
 
 

@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from railbird.ingest.files.jsonl import read_jsonl
 from railbird.ingest.kafka.clients import make_producer
 from railbird.ingest.kafka.codec import header_dict
 from railbird.ingest.kafka.producer import produce_records
+from railbird.rules.flags import format_ts
 from railbird.sim.config import SimConfig
 from railbird.sim.run import write_simulation
 from railbird.store import schema
@@ -48,6 +50,8 @@ PARTITIONS = 6
 _lane_ids = itertools.count(1)
 
 FlagSet = set[tuple[str, str]]
+# action_id -> the action as the contract writes it (kind, player, times, reason, flag ids)
+Actions = dict[str, dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -56,13 +60,14 @@ class Stream:
     count: int
     event_ids: frozenset[str]
     scan_flags: FlagSet
+    scan_actions: Actions
 
 
 @pytest.fixture(scope="module")
 def stream(tmp_path_factory: pytest.TempPathFactory) -> Stream:
     """A simulated hour and a half with violations, and what `railbird scan` flags in it."""
     base = tmp_path_factory.mktemp("stream")
-    events, flags = base / "events.jsonl", base / "flags.jsonl"
+    events, flags, actions = base / "events.jsonl", base / "flags.jsonl", base / "actions.jsonl"
     config = SimConfig(
         seed=11,
         tournaments=1,
@@ -74,7 +79,7 @@ def stream(tmp_path_factory: pytest.TempPathFactory) -> Stream:
     )
     write_simulation(config, events, base / "truth.jsonl")
     subprocess.run(
-        [str(RAILBIRD), "scan", str(events), "--out", str(flags)],
+        [str(RAILBIRD), "scan", str(events), "--out", str(flags), "--actions", str(actions)],
         check=True,
         capture_output=True,
         env={**os.environ, "RAILBIRD_DATABASE_URL": f"sqlite:///{base / 'scan.db'}"},
@@ -88,7 +93,26 @@ def stream(tmp_path_factory: pytest.TempPathFactory) -> Stream:
     # ... of the site-scoped kinds too (state spanning tables: see ingest.kafka.stages).
     categories = {category for _flag_id, category in scan_flags}
     assert {"coordinated_sit_out", "bounty_collusion", "in_hand_influence"} <= categories
-    return Stream(events, len(ids), frozenset(ids), scan_flags)
+    scan_actions = _actions(orjson.loads(line) for line in actions.read_bytes().splitlines())
+    # Ladders that climb: the same player struck again, by flags of different workers' tables.
+    assert {"warn", "mute_chat", "refer_investigator"} <= {a["kind"] for a in scan_actions.values()}
+    assert any("strike 2" in a["reason"] for a in scan_actions.values())
+    return Stream(events, len(ids), frozenset(ids), scan_flags, scan_actions)
+
+
+def _actions(records: Any) -> Actions:
+    return {a["action_id"]: {k: v for k, v in a.items() if k != "action_id"} for a in records}
+
+
+def assert_same_actions(got: Actions, want: Actions) -> None:
+    """Same ids and the same content (the strike a reason names included)."""
+    missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
+    changed = sorted(k for k in set(want) & set(got) if got[k] != want[k])
+    assert not missing and not extra and not changed, (
+        f"missing {[want[k] for k in missing[:5]]}; extra {[got[k] for k in extra[:5]]}; "
+        f"changed {[(got[k], want[k]) for k in changed[:5]]} ({len(missing)}, {len(extra)}, "
+        f"{len(changed)} in all)"
+    )
 
 
 def assert_same_flags(got: FlagSet, want: FlagSet) -> None:
@@ -212,6 +236,37 @@ class Lane:
         finally:
             consumer.close()
 
+    def stored_actions(self) -> Actions:
+        """The store's actions in the contract's shape (what the topic carries)."""
+        engine = make_engine(self.db_url)
+        with engine.connect() as conn:
+            rows = conn.execute(select(schema.actions)).mappings().all()
+        engine.dispose()
+        return {
+            r["action_id"]: {
+                "kind": r["kind"],
+                "player_id": r["player_id"],
+                "ts": format_ts(_utc(r["ts"])),
+                "expires_at": None if r["expires_at"] is None else format_ts(_utc(r["expires_at"])),
+                "duration_s": None
+                if r["expires_at"] is None
+                else int((r["expires_at"] - r["ts"]).total_seconds()),
+                "reason": r["reason"],
+                "flag_ids": list(r["flag_ids"]),
+                "actor": r["actor"],
+            }
+            for r in rows
+        }
+
+    def topic_actions(self) -> Actions:
+        """The actions topic, each id's last record (a re-sent action has the same id)."""
+        records = self.topic_records(self.settings.actions_topic)
+        return _actions(orjson.loads(r.value) for r in records)
+
+    def assert_actions_are_scans(self, stream: Stream) -> None:
+        assert_same_actions(self.stored_actions(), stream.scan_actions)
+        assert_same_actions(self.topic_actions(), stream.scan_actions)
+
     def topic_flags(self) -> FlagSet:
         return _flag_set(
             orjson.loads(r.value) for r in self.topic_records(self.settings.flags_topic)
@@ -229,6 +284,10 @@ def lane(kafka_bootstrap: str, tmp_path: Path, request: pytest.FixtureRequest) -
     created = Lane(kafka_bootstrap, tmp_path, **getattr(request, "param", {}))
     yield created
     created.stop_all()
+
+
+def _utc(when: datetime) -> datetime:
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
@@ -309,6 +368,7 @@ def test_worker_flags_exactly_what_scan_flags(lane: Lane, stream: Stream) -> Non
     assert lane.stored_ids() == stream.event_ids
     assert_same_flags(lane.stored_flags(), stream.scan_flags)
     assert_same_flags(lane.topic_flags(), stream.scan_flags)
+    lane.assert_actions_are_scans(stream)
     # Both stages read the whole stream; only the table stage stores events.
     for stage in STAGES:
         summary = _summary(lane.worker_log(0), stage)
@@ -346,6 +406,7 @@ def test_kill_9_then_restart_loses_nothing_and_duplicates_no_flag(
     assert_same_flags(lane.stored_flags(), stream.scan_flags)
     # The topic may carry a flag twice (re-sent after the crash), never a flag scan lacks.
     assert_same_flags(lane.topic_flags(), stream.scan_flags)
+    lane.assert_actions_are_scans(stream)
     assert "replaying offsets" in lane.worker_log(1), "the restart should rebuild state"
 
 
@@ -385,9 +446,11 @@ def test_kill_9_then_restart_restores_the_state_snapshot(lane: Lane, stream: Str
     assert _exits(second, 180) == 0, lane.worker_log(1)[-3000:]
     log = lane.worker_log(1)
     assert "restored state snapshot tables:" in log and "restored state snapshot site@" in log
+    assert "restored snapshot escalation:" in log
     assert lane.stored_ids() == stream.event_ids
     assert_same_flags(lane.stored_flags(), stream.scan_flags)
     assert_same_flags(lane.topic_flags(), stream.scan_flags)
+    lane.assert_actions_are_scans(stream)
 
 
 # Produced live at 600 events/s, the simulated stream runs ~1,000x faster than real time: 10 ms
@@ -425,6 +488,8 @@ def test_two_workers_one_killed_the_survivor_finishes(lane: Lane, stream: Stream
     assert lane.stored_events() < stream.count, "the worker should die mid-stream"
     producing.join(60)
     wait_for(lambda: _owns_everything_and_caught_up(port), 90, "the survivor to take over")
+    # The ladders finish once every source's marks have passed the last offences.
+    wait_for(lambda: lane.stored_actions() == stream.scan_actions, 60, "scan's actions")
     survivor.send_signal(signal.SIGTERM)
     assert _exits(survivor, 30) == 0
     assert "replaying offsets" in lane.worker_log(1), "the takeover should rebuild state"
@@ -433,6 +498,7 @@ def test_two_workers_one_killed_the_survivor_finishes(lane: Lane, stream: Stream
     # stream over from the killed worker and rebuilt the site detectors' state.
     assert_same_flags(lane.stored_flags(), stream.scan_flags)
     assert_same_flags(lane.topic_flags(), stream.scan_flags)
+    lane.assert_actions_are_scans(stream)
 
 
 @pytest.mark.parametrize("lane", [{"max_poll_records": 100, "merge_hold_ms": 1000}], indirect=True)
@@ -465,6 +531,7 @@ def test_a_standby_told_to_exit_when_idle_still_takes_over_from_a_killed_owner(
     assert lane.stored_ids() == stream.event_ids
     assert_same_flags(lane.stored_flags(), stream.scan_flags)
     assert_same_flags(lane.topic_flags(), stream.scan_flags)
+    lane.assert_actions_are_scans(stream)
 
 
 def _chat(message_id: str, text: str, t: int) -> dict[str, Any]:
