@@ -15,6 +15,7 @@ from railbird.detectors.chat.emoji_spam import EmojiSpam
 from railbird.detectors.chat.harassment import Harassment
 from railbird.detectors.chat.hate import Hate
 from railbird.detectors.chat.impersonation import Impersonation
+from railbird.detectors.chat.lobby_waves import LobbyWaves
 from railbird.detectors.chat.malicious_link import MaliciousLink
 from railbird.detectors.chat.multilingual_abuse import MultilingualAbuse
 from railbird.detectors.chat.personal_info import PersonalInfo
@@ -39,6 +40,7 @@ DETECTOR_TYPES: tuple[type[Detector], ...] = (
     BountyCollusion,
     ChatFlood,
     RepeatedMessages,
+    LobbyWaves,
     EmojiSpam,
     Advertising,
     MaliciousLink,

@@ -25,9 +25,12 @@ actions (RAILBIRD_DATABASE_URL) and produces flags to moderation.flags and actio
 moderation.actions. Consumers of those two topics must upsert by flag_id / action_id: a flag
 is re-sent with the same id when its severity rises, and after a crash.
 
-Two stages, each in its own process: the table stage (group RAILBIRD_KAFKA_GROUP_ID, the
-partitions shared by every worker: start several for throughput) and the site stage (group
-<group>-site: one worker owns every partition, the others stand by to take over).
+Three stages: the table stage (group RAILBIRD_KAFKA_GROUP_ID, the partitions shared by every
+worker: start several for throughput), the site stage in a child process (group <group>-site:
+one worker owns every partition, the others stand by to take over), and the escalation stage
+on a thread (group <group>-escalation, partitions shared): the first two send each flag's
+offences to <group>-offences keyed by player, and the escalation stage keeps one ladder per
+player and decides the actions in event time, as scan does.
 
 A record that is not a contract event goes to <topic>.dlq with the reason, the source topic,
 partition and offset in its headers (cut to 256 KiB, its size in original_size), and the
@@ -115,7 +118,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--stage",
         choices=("all", "tables", "site", "escalation"),
-        help="which stages to run (default: RAILBIRD_KAFKA_STAGE, else all)",
+        help="which stages to run (default: RAILBIRD_KAFKA_STAGE, else all); placed apart, each "
+        "of the three must run somewhere",
     )
     run.set_defaults(handler="railbird.run_command:run_worker")
 

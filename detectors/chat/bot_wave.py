@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from railbird.detectors.chat.bursts import KEEP_EXTRA, Burst
+from railbird.detectors.chat.bursts import KEEP_EXTRA, Burst, Emission
+from railbird.detectors.events import ChatEvent
+from railbird.detectors.findings import Finding, Severity, message_finding
+from railbird.detectors.text.fingerprint import strip_digits
 
 # A text's senders, each with at most this many of their messages.
 SENDER_HISTORY = 8
@@ -112,3 +115,60 @@ def sight(
             del messages[next(iter(messages))]  # `oldest` stays a lower bound: still safe
     texts[text] = (now + span, wave)
     return wave
+
+
+_SCORES = {"low": 0.6, "medium": 0.75, "high": 0.9, "critical": 0.97}
+
+
+def wave_findings(
+    event: ChatEvent,
+    texts: Texts,
+    fp: str,
+    span: timedelta,
+    now: datetime,
+    *,
+    min_players: int,
+    window_seconds: float,
+    detector: str,
+) -> list[Finding]:
+    """The bot-wave flag `event` (whose line's fingerprint is `fp`) raises in the scope of
+    `texts`, if its line has now come from `min_players` players within `span`: one flag per
+    wave, re-emitted as it grows more severe (2x, 4x the players)."""
+    scope = event.table_id or event.tournament_id or event.channel
+    player, ts, message_id = event.player_id, event.ts, event.message_id
+    sender = (player, ts, message_id)
+    line = fp if fp.isalpha() else strip_digits(fp)  # its usual case, without the call
+    wave = sight(texts, now, line, sender, span, min_players)
+    if wave is None:
+        return []
+    players = len(wave.messages)
+    if players < min_players:
+        return []
+    ratio = players / min_players
+    severity: Severity = "critical" if ratio >= 4 else "high" if ratio >= 2 else "medium"
+    burst = wave.burst
+    if burst is None:
+        burst = wave.burst = Burst()
+    if burst.opens(ts, span):  # the sorted id list only when a burst starts
+        ordered = sorted((m for ms in wave.messages.values() for m in ms), key=lambda m: m[0])
+        ids = [mid for _, mid in ordered]
+        emission: Emission | None = burst.start(f"wave:{scope}", ts, ids, severity)
+    else:
+        emission = burst.extend(ts, message_id, severity, min_players)
+    if emission is None:
+        return []
+    return [
+        message_finding(
+            event,
+            detector=detector,
+            category="spam",
+            severity=severity,
+            score=_SCORES[severity],
+            kind="bot_wave",
+            summary=f"same text from {players} players within {window_seconds:.0f} s: bot wave",
+            measures={"players": players, "window_seconds": window_seconds},
+            message_ids=emission.message_ids,
+            player_ids=tuple(sorted(wave.messages)),
+            dedupe_key=emission.dedupe_key,
+        )
+    ]

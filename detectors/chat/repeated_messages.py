@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
-from railbird.detectors.chat.bot_wave import TEXTS, Texts, sight, texts_of
+from railbird.detectors.chat.bot_wave import TEXTS, Texts, texts_of, wave_findings
 from railbird.detectors.chat.bursts import (
     Burst,
     Emission,
@@ -31,7 +31,6 @@ from railbird.detectors.text.fingerprint import (
     jaccard,
     misses,
     probe,
-    strip_digits,
     trigrams,
 )
 
@@ -71,6 +70,9 @@ class RepeatedMessages:
     # The same line from this many players in the window is a bot wave.
     wave_min_players: int = 3
     wave_min_chars: int = 20
+    # Waves in lobby, tournament and private chat are `lobby_waves`' (site scope): that chat
+    # is keyed by sender, so one wave's lines reach different table-stage workers.
+    off_table_waves: bool = False
     _span: timedelta = field(init=False, repr=False, compare=False)
     # text -> `_Print`, and fingerprint -> trigrams: pure functions of their keys.
     _prints: dict[str, _Print] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -93,7 +95,7 @@ class RepeatedMessages:
         span = self._span
         now = state.now  # a property: read once for both halves
         findings, histories = self._player_repeats(event, fp, span, state, now)
-        if wave:
+        if wave and (event.table_id or self.off_table_waves):
             findings.extend(self._wave(event, fp, span, state, histories, now))
         return findings
 
@@ -236,41 +238,16 @@ class RepeatedMessages:
                 texts = histories[TEXTS] = Texts()
         else:
             texts = texts_of(room(state, (scope, "said"), span, now))
-        player, ts, message_id = event.player_id, event.ts, event.message_id
-        sender = (player, ts, message_id)
-        line = fp if fp.isalpha() else strip_digits(fp)  # its usual case, without the call
-        wave = sight(texts, now, line, sender, span, self.wave_min_players)
-        if wave is None:
-            return []
-        players = len(wave.messages)
-        if players < self.wave_min_players:
-            return []
-        ratio = players / self.wave_min_players
-        severity: Severity = "critical" if ratio >= 4 else "high" if ratio >= 2 else "medium"
-        burst = wave.burst
-        if burst is None:
-            burst = wave.burst = Burst()
-        if burst.opens(ts, span):  # the sorted id list only when a burst starts
-            ordered = sorted((m for ms in wave.messages.values() for m in ms), key=lambda m: m[0])
-            ids = [mid for _, mid in ordered]
-            emission: Emission | None = burst.start(f"wave:{scope}", ts, ids, severity)
-        else:
-            emission = burst.extend(ts, message_id, severity, self.wave_min_players)
-        if emission is None:
-            return []
-        summary = f"same text from {players} players within {self.window_seconds:.0f} s: bot wave"
-        return [
-            self._finding(
-                event,
-                tuple(sorted(wave.messages)),
-                emission.message_ids,
-                emission.dedupe_key,
-                severity,
-                "bot_wave",
-                summary,
-                {"players": players, "window_seconds": self.window_seconds},
-            )
-        ]
+        return wave_findings(
+            event,
+            texts,
+            fp,
+            span,
+            now,
+            min_players=self.wave_min_players,
+            window_seconds=self.window_seconds,
+            detector=self.name,
+        )
 
     def _finding(
         self,

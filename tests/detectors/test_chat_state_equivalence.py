@@ -125,7 +125,7 @@ class _PlainRepeats(RepeatedMessages):
             if len(matches) + 1 >= self.min_repeats
             else []
         )
-        if length >= self.wave_min_chars:
+        if length >= self.wave_min_chars and (event.table_id or self.off_table_waves):
             findings.extend(self._wave(event, fp, span, state))
         return findings
 
@@ -137,10 +137,10 @@ def _flags(detectors: Sequence[Detector], events: Sequence[AnyEvent]) -> list[di
 
 def _compare(events: Sequence[AnyEvent], monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Flags of the fast detectors == flags of the plain ones; returns the evidence kinds."""
-    fast = _flags([ChatFlood(), RepeatedMessages(), EmojiSpam()], events)
+    fast = _flags([ChatFlood(), RepeatedMessages(off_table_waves=True), EmojiSpam()], events)
     with monkeypatch.context() as patch:
         patch.setattr(emoji_spam_module, "Window", _DequeWindow)
-        plain = _flags([_PlainFlood(), _PlainRepeats(), EmojiSpam()], events)
+        plain = _flags([_PlainFlood(), _PlainRepeats(off_table_waves=True), EmojiSpam()], events)
     assert fast == plain
     return [str(f["evidence"]["kind"]) for f in fast]
 

@@ -28,6 +28,9 @@ from typing import Any
 from kafka import KafkaAdminClient
 from kafka.errors import TopicAlreadyExistsError
 
+from railbird.ingest.kafka.settings import KafkaSettings
+from railbird.ingest.kafka.snapshots import TOPIC_CONFIG as STATE_TOPIC_CONFIG
+
 log = logging.getLogger(__name__)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -86,9 +89,27 @@ def tail(path: Path, lines: int) -> str:
     return "\n".join(text.splitlines()[-lines:])
 
 
-def contract_topics() -> list[str]:
-    """Every topic in CONTRACT.md: inputs, their dead-letter topics, outputs."""
-    return [*INPUT_TOPICS, *(f"{t}.dlq" for t in INPUT_TOPICS), *OUTPUT_TOPICS]
+def contract_topics(settings: KafkaSettings | None = None) -> list[str]:
+    """Every topic in CONTRACT.md: inputs, their dead-letter topics, outputs (named as the
+    `RAILBIRD_KAFKA_*_TOPIC` settings name them, when given)."""
+    if settings is None:
+        return [*INPUT_TOPICS, *(f"{t}.dlq" for t in INPUT_TOPICS), *OUTPUT_TOPICS]
+    inputs = settings.input_topics
+    outputs = (settings.flags_topic, settings.actions_topic)
+    return [*inputs, *(settings.dlq_topic(t) for t in inputs), *outputs]
+
+
+def internal_topics(settings: KafkaSettings) -> dict[str, tuple[int | None, dict[str, str]]]:
+    """The workers' own topics, each with its partition count (None: the inputs') and
+    configuration: the offences topic and every stage's compacted state topic."""
+    state = dict(STATE_TOPIC_CONFIG)
+    return {
+        settings.offences_topic_name: (
+            None,
+            {"retention.ms": str(settings.offences_retention_ms)},
+        ),
+        **{settings.state_topic(stage): (1, state) for stage in ("tables", "site", "escalation")},
+    }
 
 
 def free_port() -> int:
@@ -260,14 +281,28 @@ def create_topics(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.integration.kafka_broker")
     sub = parser.add_subparsers(dest="command", required=True)
-    topics = sub.add_parser("topics", help="create the contract's topics (idempotent)")
+    topics = sub.add_parser(
+        "topics",
+        help="create the contract's topics and the workers' internal ones, named by the "
+        "RAILBIRD_KAFKA_* settings (idempotent)",
+    )
     topics.add_argument("--bootstrap", default="127.0.0.1:9092")
     topics.add_argument("--partitions", type=int, default=6)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
     log.setLevel(logging.INFO)  # kafka-python is chatty at INFO
-    names = contract_topics()
+    settings = KafkaSettings()
+    names = contract_topics(settings)
     created = create_topics(args.bootstrap, names, partitions=args.partitions)
+    for name, (partitions, configs) in internal_topics(settings).items():
+        created += create_topics(
+            args.bootstrap,
+            [name],
+            partitions=partitions or args.partitions,
+            configs=configs,
+            replication_factor=settings.state_replication,
+        )
+        names.append(name)
     for name in names:
         log.info("%s %s", "created" if name in created else "exists ", name)
     return 0

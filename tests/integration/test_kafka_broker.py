@@ -7,10 +7,12 @@ import time
 import uuid
 
 import pytest
-from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
+from kafka.admin import ConfigResource, ConfigResourceType
 from kafka.errors import KafkaTimeoutError
 
 from tests.integration.kafka_broker import contract_topics, create_topics
+from tests.integration.kafka_broker import main as kafka_broker_main
 
 pytestmark = pytest.mark.kafka
 
@@ -115,3 +117,29 @@ def test_a_misspelt_topic_is_not_auto_created(kafka_bootstrap: str) -> None:
             producer.send("chat.mesages", value=b"typo").get(timeout=5)
     finally:
         producer.close(timeout=5)
+
+
+def test_kafka_sh_topics_honours_the_topic_settings_and_makes_the_internal_topics(
+    kafka_bootstrap: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RAILBIRD_KAFKA_CHAT_TOPIC", "site9.chat")
+    monkeypatch.setenv("RAILBIRD_KAFKA_FLAGS_TOPIC", "site9.flags")
+    monkeypatch.setenv("RAILBIRD_KAFKA_GROUP_ID", "site9")
+    assert kafka_broker_main(["topics", "--bootstrap", kafka_bootstrap, "--partitions", "3"]) == 0
+    admin = KafkaAdminClient(bootstrap_servers=kafka_bootstrap)
+    try:
+        topics = {t["name"]: t for t in admin.describe_topics()}
+        assert {"site9.chat", "site9.chat.dlq", "site9.flags", "site9-offences"} <= set(topics)
+        assert len(topics["site9-offences"]["partitions"]) == 3
+        assert len(topics["site9-escalation-state"]["partitions"]) == 1
+        configs = admin.describe_configs(
+            [
+                ConfigResource(ConfigResourceType.TOPIC, "site9-offences"),
+                ConfigResource(ConfigResourceType.TOPIC, "site9-site-state"),
+            ]
+        )
+        offences, state = (configs["topic"][n] for n in ("site9-offences", "site9-site-state"))
+        assert offences["retention.ms"]["value"] == str(7 * 86400 * 1000)
+        assert state["cleanup.policy"]["value"] == "compact"
+    finally:
+        admin.close()

@@ -11,6 +11,7 @@ import contextlib
 import itertools
 import json
 import os
+import random
 import signal
 import subprocess
 import threading
@@ -33,7 +34,7 @@ from railbird.ingest.kafka.clients import make_producer
 from railbird.ingest.kafka.codec import header_dict
 from railbird.ingest.kafka.producer import produce_records
 from railbird.rules.flags import format_ts
-from railbird.sim.config import SimConfig
+from railbird.sim.config import SimConfig, ChatRates
 from railbird.sim.run import write_simulation
 from railbird.store import schema
 from railbird.store.database import make_engine
@@ -76,6 +77,8 @@ def stream(tmp_path_factory: pytest.TempPathFactory) -> Stream:
         players_per_tournament=45,
         violation_scale=3.0,
         team_intensity=0.9,
+        # Lobby waves, whose lines reach every worker's partitions.
+        rates=ChatRates(bot_waves_per_hour=2.0),
     )
     write_simulation(config, events, base / "truth.jsonl")
     subprocess.run(
@@ -92,6 +95,8 @@ def stream(tmp_path_factory: pytest.TempPathFactory) -> Stream:
     assert len(scan_flags) >= 10, "the stream should carry enough violations to compare"
     # ... of the site-scoped kinds too (state spanning tables: see ingest.kafka.stages).
     categories = {category for _flag_id, category in scan_flags}
+    detectors = {orjson.loads(line)["detector"] for line in flags.read_bytes().splitlines()}
+    assert "lobby_waves" in detectors
     assert {"coordinated_sit_out", "bounty_collusion", "in_hand_influence"} <= categories
     scan_actions = _actions(orjson.loads(line) for line in actions.read_bytes().splitlines())
     # Ladders that climb: the same player struck again, by flags of different workers' tables.
@@ -266,6 +271,13 @@ class Lane:
     def assert_actions_are_scans(self, stream: Stream) -> None:
         assert_same_actions(self.stored_actions(), stream.scan_actions)
         assert_same_actions(self.topic_actions(), stream.scan_actions)
+
+    def flag_detectors(self) -> set[str]:
+        engine = make_engine(self.db_url)
+        with engine.connect() as conn:
+            found = set(conn.execute(select(schema.flags.c.detector)).scalars())
+        engine.dispose()
+        return found
 
     def topic_flags(self) -> FlagSet:
         return _flag_set(
@@ -532,6 +544,70 @@ def test_a_standby_told_to_exit_when_idle_still_takes_over_from_a_killed_owner(
     assert_same_flags(lane.stored_flags(), stream.scan_flags)
     assert_same_flags(lane.topic_flags(), stream.scan_flags)
     lane.assert_actions_are_scans(stream)
+
+
+def _start_one_by_one(lane: Lane, count: int) -> list[tuple[subprocess.Popen[bytes], int]]:
+    """`count` workers, each started once the previous ones share the table partitions (two
+    members joining an empty group at once can leave kafka-python stuck mid-rebalance)."""
+    started: list[tuple[subprocess.Popen[bytes], int]] = []
+    for n in range(count):
+        port = free_port()
+        started.append((lane.start_worker("--metrics-port", str(port)), port))
+        share = 3 * PARTITIONS // (n + 1)
+        wait_for(
+            lambda: all(
+                abs(_partitions_owned(p) - share) <= 3 and _partitions_owned(p, "escalation") > 0
+                for _, p in started
+            ),
+            90,
+            f"{n + 1} workers sharing the partitions",
+        )
+    return started
+
+
+# Two and three workers, produced live; one of them (chosen at random) killed at a random point,
+# and started again later, once the others have gone on without it. Flags and actions must be
+# `scan`'s: one escalation ladder per player however the flags were spread (the same player's
+# strikes raised by different workers' tables and by the site stage), lobby bot waves whole
+# although their lines reach different workers, and nothing lost or duplicated by the kill.
+@pytest.mark.parametrize(
+    ("lane", "workers"),
+    [
+        ({"max_poll_records": 100, "merge_hold_ms": 1000}, 2),
+        ({"max_poll_records": 100, "merge_hold_ms": 1000, "snapshot_interval_seconds": 1}, 3),
+    ],
+    indirect=["lane"],
+)
+def test_several_workers_one_killed_and_restarted_give_scans_flags_and_actions(
+    lane: Lane, stream: Stream, workers: int
+) -> None:
+    rng = random.Random(workers)
+    started = _start_one_by_one(lane, workers)
+    victim = rng.randrange(workers)
+    doomed, doomed_port = started[victim]
+    producing = _producing(lane, stream, rate=500)
+    share = rng.uniform(0.2, 0.6)
+    with lane.committed_counter() as committed:
+        wait_for(lambda: committed() >= stream.count * share, 90, "the kill point")
+        doomed.send_signal(signal.SIGKILL)
+        doomed.wait(10)
+        producing.join(90)
+        # The others take its partitions over and go on; it comes back much later.
+        wait_for(lambda: committed() >= stream.count * 0.9, 120, "the others to go on")
+    back = lane.start_worker("--exit-when-idle", "3")
+    for process, port in started:
+        if process is not doomed:
+            wait_for(lambda: lane.stored_actions() == stream.scan_actions, 120, "scan's actions")
+            process.send_signal(signal.SIGTERM)
+            assert _exits(process, 60) == 0
+    assert _exits(back, 180) == 0, lane.worker_log(len(lane.workers) - 1)[-3000:]
+    assert lane.stored_ids() == stream.event_ids
+    assert lane.stored_events() == stream.count  # one row per event: no duplicates
+    assert_same_flags(lane.stored_flags(), stream.scan_flags)
+    assert_same_flags(lane.topic_flags(), stream.scan_flags)
+    lane.assert_actions_are_scans(stream)
+    # Lobby bot waves among them (their lines came through every worker's partitions).
+    assert "lobby_waves" in lane.flag_detectors()
 
 
 def _chat(message_id: str, text: str, t: int) -> dict[str, Any]:

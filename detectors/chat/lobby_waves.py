@@ -1,0 +1,57 @@
+"""Bot waves in lobby, tournament and private chat: the same line from many players at once.
+
+Why a detector of its own, in the site stage: chat with no table is keyed by its sender (the
+contract), so the lines of one wave arrive on partitions that different table-stage workers
+own, and none of them would see the wave whole. The site stage sees every partition; table
+chat's waves stay with `repeated_messages`, where a table's lines meet anyway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import ClassVar
+
+from railbird.detectors.chat.bot_wave import texts_of, wave_findings
+from railbird.detectors.chat.bursts import room, span_of
+from railbird.detectors.events import AnyEvent, ChatEvent
+from railbird.detectors.findings import Finding
+from railbird.detectors.state import State
+from railbird.detectors.text.fingerprint import fingerprint
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyWaves:
+    name: ClassVar[str] = "lobby_waves"
+    consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
+    scope: ClassVar[str] = "site"  # one wave's lines come from many senders' partitions
+    window_seconds: float = 60.0
+    wave_min_players: int = 3
+    wave_min_chars: int = 20
+    _span: timedelta = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_span", span_of(self.window_seconds))
+
+    def detect(self, event: AnyEvent, state: State) -> list[Finding]:
+        if not isinstance(event, ChatEvent) or event.table_id:
+            return []
+        text = event.text
+        if not text or event.kind == "snapcam":
+            return []
+        fp, length = fingerprint(text)
+        if length < self.wave_min_chars:
+            return []
+        scope = event.tournament_id or event.channel
+        now = state.now
+        texts = texts_of(room(state, (scope, "said"), self._span, now))
+        return wave_findings(
+            event,
+            texts,
+            fp,
+            self._span,
+            now,
+            min_players=self.wave_min_players,
+            window_seconds=self.window_seconds,
+            detector=self.name,
+        )
