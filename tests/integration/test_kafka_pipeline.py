@@ -34,7 +34,7 @@ from railbird.ingest.kafka.clients import make_producer
 from railbird.ingest.kafka.codec import header_dict
 from railbird.ingest.kafka.producer import produce_records
 from railbird.rules.flags import format_ts
-from railbird.sim.config import SimConfig, ChatRates
+from railbird.sim.config import ChatRates, SimConfig
 from railbird.sim.run import write_simulation
 from railbird.store import schema
 from railbird.store.database import make_engine
@@ -546,6 +546,15 @@ def test_a_standby_told_to_exit_when_idle_still_takes_over_from_a_killed_owner(
     lane.assert_actions_are_scans(stream)
 
 
+def _sharing(started: list[tuple[subprocess.Popen[bytes], int]]) -> bool:
+    """Each started worker owns its share of the table partitions, and escalation ones."""
+    share = 3 * PARTITIONS // len(started)
+    return all(
+        abs(_partitions_owned(p) - share) <= 3 and _partitions_owned(p, "escalation") > 0
+        for _, p in started
+    )
+
+
 def _start_one_by_one(lane: Lane, count: int) -> list[tuple[subprocess.Popen[bytes], int]]:
     """`count` workers, each started once the previous ones share the table partitions (two
     members joining an empty group at once can leave kafka-python stuck mid-rebalance)."""
@@ -553,15 +562,7 @@ def _start_one_by_one(lane: Lane, count: int) -> list[tuple[subprocess.Popen[byt
     for n in range(count):
         port = free_port()
         started.append((lane.start_worker("--metrics-port", str(port)), port))
-        share = 3 * PARTITIONS // (n + 1)
-        wait_for(
-            lambda: all(
-                abs(_partitions_owned(p) - share) <= 3 and _partitions_owned(p, "escalation") > 0
-                for _, p in started
-            ),
-            90,
-            f"{n + 1} workers sharing the partitions",
-        )
+        wait_for(lambda: _sharing(started), 90, f"{n + 1} workers sharing the partitions")
     return started
 
 
@@ -584,7 +585,7 @@ def test_several_workers_one_killed_and_restarted_give_scans_flags_and_actions(
     rng = random.Random(workers)
     started = _start_one_by_one(lane, workers)
     victim = rng.randrange(workers)
-    doomed, doomed_port = started[victim]
+    doomed, _ = started[victim]
     producing = _producing(lane, stream, rate=500)
     share = rng.uniform(0.2, 0.6)
     with lane.committed_counter() as committed:
@@ -595,7 +596,7 @@ def test_several_workers_one_killed_and_restarted_give_scans_flags_and_actions(
         # The others take its partitions over and go on; it comes back much later.
         wait_for(lambda: committed() >= stream.count * 0.9, 120, "the others to go on")
     back = lane.start_worker("--exit-when-idle", "3")
-    for process, port in started:
+    for process, _ in started:
         if process is not doomed:
             wait_for(lambda: lane.stored_actions() == stream.scan_actions, 120, "scan's actions")
             process.send_signal(signal.SIGTERM)
