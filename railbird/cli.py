@@ -93,11 +93,25 @@ def _parser() -> argparse.ArgumentParser:
     train_command.add_arguments(train)
     train.set_defaults(handler="railbird.train_command:run_train")
 
+    serve = sub.add_parser(
+        "serve",
+        help="serve the API over RAILBIRD_DATABASE_URL (keys from RAILBIRD_API_KEYS)",
+    )
+    serve.add_argument("--host", help="listen here (default: RAILBIRD_HOST, else 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="(default: RAILBIRD_PORT, else 8000)")
+    serve.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
+    serve.set_defaults(handler="railbird.serve_command:run_serve")
+
     demo = sub.add_parser("demo", help="live simulated traffic -> pipeline -> SQLite -> API")
-    demo.add_argument("--port", type=int, default=8000)
+    demo.add_argument("--port", type=int, help="(default: RAILBIRD_PORT, else 8000)")
     demo.add_argument("--speed", type=float, default=1.0, help="simulated seconds per second")
     demo.add_argument("--seed", type=int, default=7)
-    demo.add_argument("--database", type=Path, default=Path("var/demo.db"))
+    demo.add_argument(
+        "--database",
+        type=Path,
+        help="SQLite file (default: RAILBIRD_DATABASE_URL, else var/demo.db); kept across runs",
+    )
+    demo.add_argument("--fresh", action="store_true", help="empty the demo's SQLite file first")
     demo.set_defaults(handler="railbird.commands:demo")
 
     run = sub.add_parser(

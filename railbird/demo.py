@@ -8,10 +8,12 @@ serves the flags as they appear.
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -34,14 +36,17 @@ def _events_only(config: SimConfig) -> Iterator[dict[str, Any]]:
 
 
 HISTORY = timedelta(minutes=20)
+DEFAULT_DATABASE = Path("var/demo.db")
 
 
-def demo_config(seed: int, now: datetime) -> SimConfig:
+def demo_config(seed: int, now: datetime, id_prefix: str = "") -> SimConfig:
     """A small, lively day that began 20 minutes ago: the history is processed at once, so the
-    API has flags to show immediately, and the rest plays live from now."""
+    API has flags to show immediately, and the rest plays live from now. `id_prefix` keeps this
+    run's ids apart from an earlier run's in the same database."""
     start = now.replace(microsecond=0) - HISTORY
     return SimConfig(
         seed=seed,
+        id_prefix=id_prefix,
         tournaments=1,
         cash_tables=2,
         hours=4.0,
@@ -58,10 +63,9 @@ def _say(text: str) -> None:
 
 def run_demo(args: argparse.Namespace) -> int:
     settings = ApiSettings()
-    args.database.parent.mkdir(parents=True, exist_ok=True)
-    for suffix in ("", "-wal", "-shm"):  # a fresh demo every time: the simulation starts now
-        args.database.with_name(args.database.name + suffix).unlink(missing_ok=True)
-    engine = make_engine(f"sqlite:///{args.database}")
+    port = args.port if args.port is not None else settings.port
+    url = _database_url(args, settings)
+    engine = make_engine(url)
     migrate(engine)
     api_keys = dict(settings.api_keys)
     demo_key = None
@@ -69,16 +73,17 @@ def run_demo(args: argparse.Namespace) -> int:
         demo_key = "demo-" + secrets.token_urlsafe(18)
         api_keys[demo_key] = "admin"
     now = datetime.now(UTC)
+    run_tag = f"{int(now.timestamp()):x}-"  # this run's ids: an earlier run's stay as they were
     feed = LiveFeed(
-        _events_only(demo_config(args.seed, now)),
+        _events_only(demo_config(args.seed, now, run_tag)),
         Pipeline(build_detectors()),
         StoreSink(StoreWriter(engine)),
         speed=args.speed,
         live_from=now,
     )
     feed.start()
-    base = f"http://{settings.host}:{args.port}"
-    _say(f"railbird demo: simulated traffic is flowing into the pipeline and {args.database}")
+    base = f"http://{settings.host}:{port}"
+    _say(f"railbird demo: simulated traffic is flowing into the pipeline and {_shown(url)}")
     _say(f"  (the simulated day began {HISTORY} ago; that history is loaded first, then live)")
     _say(f"  API docs (OpenAPI):  {base}/docs")
     _say(f"  health:              {base}/health")
@@ -89,10 +94,33 @@ def run_demo(args: argparse.Namespace) -> int:
     _say("  Ctrl-C stops the demo.")
     try:
         uvicorn.run(
-            create_app(engine, api_keys), host=settings.host, port=args.port, log_level="warning"
+            create_app(engine, api_keys), host=settings.host, port=port, log_level="warning"
         )
     finally:
         feed.stop()
         feed.join(timeout=5)
         engine.dispose()
     return 0
+
+
+def _database_url(args: argparse.Namespace, settings: ApiSettings) -> str:
+    """`--database`, else `RAILBIRD_DATABASE_URL` when set, else the demo's own file; only
+    the demo's own SQLite file is ever emptied, and only with `--fresh`."""
+    if args.database is None and "RAILBIRD_DATABASE_URL" in os.environ:
+        return settings.database_url
+    database: Path = args.database or DEFAULT_DATABASE
+    database.parent.mkdir(parents=True, exist_ok=True)
+    if args.fresh:
+        for suffix in ("", "-wal", "-shm", ".migrate-lock"):
+            database.with_name(database.name + suffix).unlink(missing_ok=True)
+    return f"sqlite:///{database}"
+
+
+def _shown(url: str) -> str:
+    """The database for the console: a URL's password is never printed."""
+    head, at, tail = url.rpartition("@")
+    if not at:
+        return url
+    scheme, sep, credentials = head.partition("://")
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}{sep}{user}:***@{tail}"

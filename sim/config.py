@@ -32,6 +32,8 @@ class ChatRates:
 @dataclass(frozen=True, slots=True)
 class SimConfig:
     seed: int = 0
+    # Put after every id's kind (`m-<prefix>1`): days simulated into one store stay apart.
+    id_prefix: str = ""
     tournaments: int = 2
     cash_tables: int = 4
     hours: float = 3.0

@@ -40,7 +40,7 @@ class SimStats:
 
 
 def _streams(config: SimConfig) -> list[Iterator[Item]]:
-    ids = Ids()
+    ids = Ids(config.id_prefix)
     start = to_ms(config.start)
     end = start + int(config.hours * 3_600_000)
     rng = random.Random(f"{config.seed}:day")

@@ -44,9 +44,11 @@ def fmt_ms(ms: int) -> str:
 
 
 class Ids:
-    """Sequential ids, unique within one simulation (`m-`, `e-`, `h-`, `p-`, `t-`, `trn-`)."""
+    """Sequential ids, unique within one simulation (`m-`, `e-`, `h-`, `p-`, `t-`, `trn-`);
+    with a `prefix` (`m-<prefix>1`), unique across simulations that use different ones."""
 
-    def __init__(self) -> None:
+    def __init__(self, prefix: str = "") -> None:
+        self.prefix = prefix
         self._message = itertools.count(1)
         self._event = itertools.count(1)
         self._hand = itertools.count(1)
@@ -55,22 +57,22 @@ class Ids:
         self._tournament = itertools.count(1)
 
     def message(self) -> str:
-        return f"m-{next(self._message)}"
+        return f"m-{self.prefix}{next(self._message)}"
 
     def event(self) -> str:
-        return f"e-{next(self._event)}"
+        return f"e-{self.prefix}{next(self._event)}"
 
     def hand(self) -> str:
-        return f"h-{next(self._hand)}"
+        return f"h-{self.prefix}{next(self._hand)}"
 
     def player(self) -> str:
-        return f"p-{next(self._player)}"
+        return f"p-{self.prefix}{next(self._player)}"
 
     def table(self) -> str:
-        return f"t-{next(self._table)}"
+        return f"t-{self.prefix}{next(self._table)}"
 
     def tournament(self) -> str:
-        return f"trn-{next(self._tournament)}"
+        return f"trn-{self.prefix}{next(self._tournament)}"
 
 
 class Outbox:

@@ -1,0 +1,33 @@
+"""The app as any ASGI server builds it: `railbird serve`, or
+`uvicorn --factory railbird.api.factory:app_from_environment` (gunicorn's uvicorn worker too).
+
+Each server worker process calls the factory once: settings come from the environment there
+(`RAILBIRD_DATABASE_URL`, `RAILBIRD_API_KEYS`), the engine is that process's own, and it is
+disposed of when the server shuts the process down gracefully.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from railbird.api.app import create_app
+from railbird.api.settings import ApiSettings
+from railbird.store.database import make_engine
+
+
+class NoApiKeysError(RuntimeError):
+    """`RAILBIRD_API_KEYS` names no key: a served API would refuse everyone."""
+
+
+def app_from_environment() -> FastAPI:
+    """The API over `RAILBIRD_DATABASE_URL` for the keys in `RAILBIRD_API_KEYS`."""
+    settings = ApiSettings()
+    if not settings.api_keys:
+        raise NoApiKeysError(
+            "RAILBIRD_API_KEYS is empty: set it to a JSON object of key -> role, e.g. "
+            '\'{"<32 random characters>": "analyst"}\''
+        )
+    engine = make_engine(settings.database_url)
+    app = create_app(engine, settings.api_keys)
+    app.router.add_event_handler("shutdown", engine.dispose)
+    return app

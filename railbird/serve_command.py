@@ -1,0 +1,60 @@
+"""`railbird serve`: the API alone, over the database the workers or `scan --store` fill.
+
+The schema is migrated once here, before any server process starts (the migration lock makes
+concurrent starts safe anyway); then uvicorn runs `api.factory.app_from_environment` in
+`--workers` processes, each with its own engine and chat-check cache. SIGTERM or Ctrl-C lets
+requests in flight finish (at most `GRACE_SECONDS`) before the processes exit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import uvicorn
+from pydantic import ValidationError
+
+from railbird.api.settings import ApiSettings
+from railbird.store.database import make_engine, migrate
+
+GRACE_SECONDS = 10
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    try:
+        settings = ApiSettings()
+    except ValidationError as exc:
+        print(f"railbird serve: bad setting: {exc.errors()[0]['msg']}", file=sys.stderr)  # noqa: T201
+        return 2
+    if not settings.api_keys:
+        print(  # noqa: T201
+            "railbird serve: RAILBIRD_API_KEYS is empty; set it to a JSON object of "
+            'key -> role, e.g. \'{"<32 random characters>": "analyst"}\'',
+            file=sys.stderr,
+        )
+        return 2
+    if any(len(key) < 16 for key in settings.api_keys):
+        print("railbird serve: API keys must be at least 16 characters", file=sys.stderr)  # noqa: T201
+        return 2
+    engine = make_engine(settings.database_url)
+    try:
+        migrate(engine)
+    finally:
+        engine.dispose()
+    host = args.host or settings.host
+    port = args.port if args.port is not None else settings.port
+    print(  # noqa: T201
+        f"railbird serve: http://{host}:{port} ({args.workers} worker(s)); docs at /docs",
+        file=sys.stderr,
+    )
+    uvicorn.run(
+        "railbird.api.factory:app_from_environment",
+        factory=True,
+        host=host,
+        port=port,
+        workers=args.workers,
+        log_level="info" if args.verbose else "warning",
+        timeout_graceful_shutdown=GRACE_SECONDS,
+        proxy_headers=False,
+    )
+    return 0
