@@ -37,7 +37,11 @@ def create_app(
     )
     app.state.engine = engine
     app.state.keyring = KeyRing(api_keys)
-    app.state.chat_gate = ChatGate(engine, build_detectors() if detectors is None else detectors)
+    gate = ChatGate(engine, build_detectors() if detectors is None else detectors)
+    app.state.chat_gate = gate
+    # The restriction cache refreshes on its own thread while the server runs.
+    app.router.add_event_handler("startup", gate.start)
+    app.router.add_event_handler("shutdown", gate.stop)
     problems.install(app)
     for module in (
         routes_health,

@@ -1,27 +1,33 @@
 """The chat server's question, "may this player say this?", answered in well under a millisecond.
 
 Two checks: is the player restricted now (a mute blocks chat and emoji; a communication
-suspension blocks SnapCam too), and would the message itself break the chat rules. Restrictions
-are read from the store in one bulk query at most every `refresh` seconds and held in memory, so
-the hot path never waits on the database; the content check runs the same detectors as the
-pipeline, through the pipeline (`Pipeline.detect`): a detector that raises is counted in
-`detector_errors`, named in the verdict, and skipped, so the check still answers. Its state is
-fresh for every message (a single message cannot be flooding).
+suspension blocks SnapCam too), and would the message itself break the chat rules.
+Restrictions come from `RestrictionCache`, kept current by a background thread, so a check
+never waits on the database. The content check runs the stream's detectors through one
+long-lived pipeline (`Pipeline.detect`), so its state persists across checks: the check sees
+a flood, a repeated line or a bot wave building and blocks the message that completes it,
+before it is broadcast. That state is bounded as the stream's is (each entry expires with its
+detector's window, in the server's time). A detector that raises is counted in
+`detector_errors`, named in the verdict, and skipped, so the check still answers.
+
+Several server processes: each keeps its own detector state, so a flood is seen whole only
+if the chat server sends one player's (and one channel's) checks to one process (route by
+player, as the stream's partitions do); split at random, each process sees a share of it.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Engine
 
-from railbird.api.restriction_store import Restriction, active_restrictions
-from railbird.detectors.detector import Detector
+from railbird.api.restriction_cache import RestrictionCache
+from railbird.api.restriction_store import Restriction
+from railbird.detectors.detector import Detector, consumed_types
 from railbird.detectors.events import ChatEvent
 from railbird.detectors.findings import SEVERITY_RANK, Finding
 from railbird.rules.pipeline import Pipeline
@@ -30,6 +36,10 @@ from railbird.rules.pipeline import Pipeline
 BLOCKING = frozenset(
     {"hate", "harassment", "malicious_link", "impersonation", "advertising", "pii_disclosure"}
 )
+# After a flood, a repeated line or a bot wave, how long the players it names are held back:
+# the detectors report a burst when it starts and as it grows, not on every line of it.
+SPAM_HOLD = timedelta(seconds=60)
+MAX_HELD = 100_000  # players held at once, at most (the oldest holds go first beyond it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,29 +69,36 @@ class ChatGate:
     One per app, shared by the request threads; call `invalidate` when a restriction changes.
     """
 
-    def __init__(self, engine: Engine, detectors: Sequence[Detector], refresh: float = 1.0) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        detectors: Sequence[Detector],
+        refresh: float = 1.0,
+        cache: RestrictionCache | None = None,
+    ) -> None:
         self.engine = engine
         self.detectors = tuple(detectors)
-        self.refresh = refresh
-        self._by_player: dict[str, list[Restriction]] = {}
-        self._loaded_at = float("-inf")
-        self._lock = threading.Lock()
+        self.restrictions = cache if cache is not None else RestrictionCache(engine, refresh)
+        # Only the chat detectors: the check sees single messages, never hands or tables.
+        self._pipeline = Pipeline([d for d in self.detectors if "chat" in consumed_types(d)])
+        self._lock = threading.Lock()  # one check at a time through the pipeline's state
         self.detector_errors: Counter[str] = Counter()  # by detector, since start
+        self.decisions: Counter[str] = Counter()  # allow / block, since start
+        self._held: dict[str, tuple[datetime, str]] = {}  # player -> (until, why)
 
-    def invalidate(self) -> None:
-        """Called after an analyst applies or lifts a restriction: the next check reloads."""
-        self._loaded_at = float("-inf")
+    def start(self) -> None:
+        """Keep the restrictions current in the background (the app's startup calls this)."""
+        self.restrictions.start()
+
+    def stop(self) -> None:
+        self.restrictions.stop()
+
+    def note(self, changed: Restriction) -> None:
+        """A restriction applied or lifted through this process: in force (or not) at once."""
+        self.restrictions.note(changed)
 
     def _restrictions_for(self, player_id: str, now: datetime) -> list[Restriction]:
-        if time.monotonic() - self._loaded_at > self.refresh:
-            with self._lock:
-                if time.monotonic() - self._loaded_at > self.refresh:
-                    by_player: dict[str, list[Restriction]] = {}
-                    for r in active_restrictions(self.engine, now):
-                        by_player.setdefault(r.player_id, []).append(r)
-                    self._by_player = by_player
-                    self._loaded_at = time.monotonic()
-        return [r for r in self._by_player.get(player_id, ()) if r.active_at(now)]
+        return self.restrictions.for_player(player_id, now)
 
     def check(self, message: ChatEvent) -> Verdict:
         """Block if a restriction in force covers this kind of message, or if its content does.
@@ -93,27 +110,50 @@ class ChatGate:
         for restriction in self._restrictions_for(message.player_id, now):
             if blocks(restriction, message.kind):
                 until = restriction.expires_at.isoformat() if restriction.expires_at else "lifted"
+                self.decisions["block"] += 1
                 return Verdict(
                     "block",
                     (f"player is under {restriction.kind} until {until}: {restriction.reason}",),
                     restriction=restriction,
                 )
-        pipeline = Pipeline(self.detectors)
-        findings = tuple(pipeline.detect(message) or ())
-        failed = tuple(sorted(pipeline.metrics.detector_errors))
-        if failed:
-            with self._lock:
-                self.detector_errors.update(failed)
+        with self._lock:
+            pipeline = self._pipeline
+            errors_before = Counter(pipeline.metrics.detector_errors)
+            findings = tuple(pipeline.detect(message) or ())
+            failed = tuple(sorted(pipeline.metrics.detector_errors - errors_before))
+            self.detector_errors.update(failed)
+            held = self._hold(findings, message.player_id, now)
         blocking = [
             f
             for f in findings
-            if f.category in BLOCKING or SEVERITY_RANK[f.severity] >= SEVERITY_RANK["high"]
+            if f.category in BLOCKING
+            or f.category == "spam"
+            or SEVERITY_RANK[f.severity] >= SEVERITY_RANK["high"]
         ]
-        decision = "block" if blocking else "allow"
-        shown = blocking if blocking else findings
-        return Verdict(
-            decision,
-            tuple(f.evidence.summary for f in shown),
-            findings=findings,
-            failed_detectors=failed,
-        )
+        reasons = [f.evidence.summary for f in blocking]
+        if held is not None and not blocking:
+            reasons.append(held)
+        decision = "block" if reasons else "allow"
+        self.decisions[decision] += 1
+        shown = reasons if reasons else [f.evidence.summary for f in findings]
+        return Verdict(decision, tuple(shown), findings=findings, failed_detectors=failed)
+
+    def _hold(self, findings: tuple[Finding, ...], player_id: str, now: datetime) -> str | None:
+        """Hold back the players a spam finding names for `SPAM_HOLD`; returns why this
+        message's sender is held, if they are (under the lock)."""
+        held = self._held
+        for finding in findings:
+            if finding.category == "spam":
+                why = f"held back {SPAM_HOLD.seconds} s after: {finding.evidence.summary}"
+                for player in finding.player_ids:
+                    held.pop(player, None)  # re-inserted last: the dict stays oldest first
+                    held[player] = (now + SPAM_HOLD, why)
+        while len(held) > MAX_HELD:
+            del held[next(iter(held))]
+        current = held.get(player_id)
+        if current is None:
+            return None
+        if current[0] <= now:
+            del held[player_id]
+            return None
+        return current[1]

@@ -109,6 +109,7 @@ class ChatCheckIn(BaseModel):
     """A message the chat server is about to deliver."""
 
     player_id: str = Field(min_length=1, max_length=64)
+    message_id: str | None = Field(default=None, min_length=1, max_length=64)
     text: str = Field(default="", max_length=2000)
     kind: Literal["text", "emoji", "snapcam"] = "text"
     channel: Literal["table", "tournament", "lobby", "private"] = "table"

@@ -34,13 +34,15 @@ class Restriction:
     flag_ids: tuple[str, ...]
     lifted_at: datetime | None = None
     lifted_by: str | None = None
+    changed_at: datetime | None = None  # when the row was last written (wall time)
 
     def active_at(self, now: datetime) -> bool:
         """Whether it is in force at `now`: not lifted, and not expired."""
         return self.lifted_at is None and (self.expires_at is None or self.expires_at > now)
 
 
-def _restriction(row: Any) -> Restriction:
+def restriction(row: Any) -> Restriction:
+    """A row of `actions` as a `Restriction`."""
     m = row._mapping
     return Restriction(
         action_id=m["action_id"],
@@ -53,6 +55,7 @@ def _restriction(row: Any) -> Restriction:
         flag_ids=tuple(m["flag_ids"] or ()),
         lifted_at=None if m["lifted_at"] is None else as_utc(m["lifted_at"]),
         lifted_by=m["lifted_by"],
+        changed_at=None if m.get("changed_at") is None else as_utc(m["changed_at"]),
     )
 
 
@@ -69,7 +72,7 @@ def active_restrictions(engine: Engine, now: datetime) -> list[Restriction]:
     """Every restriction in force at `now`, for all players: what the chat gate reloads."""
     query = select(schema.actions).where(_active_clause(now))
     with engine.connect() as conn:
-        return [_restriction(r) for r in conn.execute(query)]
+        return [restriction(r) for r in conn.execute(query)]
 
 
 def player_restrictions(
@@ -81,7 +84,7 @@ def player_restrictions(
     if active_only:
         query = query.where(_active_clause(now))
     with engine.connect() as conn:
-        return [_restriction(r) for r in conn.execute(query.order_by(a.ts.desc()))]
+        return [restriction(r) for r in conn.execute(query.order_by(a.ts.desc()))]
 
 
 def get_restriction(engine: Engine, action_id: str) -> Restriction | None:
@@ -91,7 +94,7 @@ def get_restriction(engine: Engine, action_id: str) -> Restriction | None:
     )
     with engine.connect() as conn:
         row = conn.execute(query).first()
-    return None if row is None else _restriction(row)
+    return None if row is None else restriction(row)
 
 
 def _audit(conn: Connection, actor: str, action: str, target: str, detail: dict[str, Any]) -> None:
@@ -129,6 +132,7 @@ def apply_restriction(
         reason=reason,
         actor=actor,
         flag_ids=flag_ids,
+        changed_at=now,
     )
     with engine.begin() as conn:
         conn.execute(
@@ -141,6 +145,7 @@ def apply_restriction(
                 reason=reason,
                 flag_ids=list(flag_ids),
                 actor=actor,
+                changed_at=now,
             )
         )
         _audit(
@@ -162,7 +167,7 @@ def lift_restriction(
         lifted = conn.execute(
             update(schema.actions)
             .where(a.action_id == action_id, _active_clause(now))
-            .values(lifted_at=now, lifted_by=actor)
+            .values(lifted_at=now, lifted_by=actor, changed_at=now)
         ).rowcount
         if not lifted:
             return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import uuid
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -30,7 +31,9 @@ def check(request: Request, body: ChatCheckIn, _: ChatService) -> ChatCheckOut:
     now = datetime.now(UTC)
     message = ChatEvent(
         type="chat",
-        message_id="check",
+        # Its own id (the chat server's, or one made here): the detectors' memory of this
+        # player's and channel's recent lines keeps each message apart.
+        message_id=body.message_id or f"check-{uuid.uuid4().hex}",
         ts=now,
         player_id=body.player_id,
         channel=body.channel,

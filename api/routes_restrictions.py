@@ -72,7 +72,7 @@ def apply(request: Request, body: RestrictionIn, who: Analyst) -> RestrictionOut
         flag_ids=tuple(body.flag_ids),
         now=now,
     )
-    request.app.state.chat_gate.invalidate()
+    request.app.state.chat_gate.note(restriction)
     return restriction_out(restriction, now)
 
 
@@ -90,5 +90,5 @@ def lift(request: Request, action_id: str, body: LiftIn, who: Analyst) -> Restri
         if get_restriction(engine, action_id) is None:
             raise HTTPException(404, f"no restriction with id {action_id!r}")
         raise HTTPException(409, f"restriction {action_id!r} is no longer active")
-    request.app.state.chat_gate.invalidate()
+    request.app.state.chat_gate.note(lifted)
     return restriction_out(lifted, now)

@@ -120,7 +120,11 @@ actions = Table(
     Column("actor", String(64), nullable=False),
     Column("lifted_at", DateTime(timezone=True)),
     Column("lifted_by", String(64)),
+    # When the row was last written (wall time): the chat check reads only what changed since
+    # its last refresh (`api.restriction_cache`).
+    Column("changed_at", DateTime(timezone=True)),
     Index("ix_actions_player_ts", "player_id", "ts"),
+    Index("ix_actions_changed_at", "changed_at"),
 )
 
 audit_log = Table(

@@ -22,7 +22,7 @@ from railbird.store.upsert import upsert
 FLAG_UPDATABLE = ("severity", "score", "explanation", "evidence", "ts", "message_ids")
 # An action decided again for its flag's worse version keeps its id (kind, player, flags) and
 # takes the new time, expiry and reason; who lifted it, and when, stays.
-ACTION_UPDATABLE = ("ts", "expires_at", "reason")
+ACTION_UPDATABLE = ("ts", "expires_at", "reason", "changed_at")
 
 
 def _table_row(e: TableEvent) -> dict[str, Any]:
@@ -81,6 +81,7 @@ def action_row(action: Action) -> dict[str, Any]:
         "reason": action.reason,
         "flag_ids": list(action.flag_ids),
         "actor": action.actor,
+        "changed_at": datetime.now(UTC),
     }
 
 
