@@ -18,6 +18,7 @@ from railbird.api import (
 )
 from railbird.api.auth import KeyRing
 from railbird.api.chat_gate import ChatGate
+from railbird.api.guards import RequestGuard
 from railbird.detectors.detector import Detector
 from railbird.detectors.registry import build_detectors
 
@@ -37,6 +38,8 @@ def create_app(
     )
     app.state.engine = engine
     app.state.keyring = KeyRing(api_keys)
+    # Size and key checked before any body is read (`api.guards`).
+    app.add_middleware(RequestGuard, keyring=app.state.keyring)
     gate = ChatGate(engine, build_detectors() if detectors is None else detectors)
     app.state.chat_gate = gate
     # The restriction cache refreshes on its own thread while the server runs.

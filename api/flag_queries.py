@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import Engine, and_, or_, select
 
+from railbird.detectors.events import EARLIEST, LATEST
 from railbird.store import schema
 
 SEVERITIES = ("low", "medium", "high", "critical")
@@ -36,19 +37,28 @@ class FlagFilter:
     until: datetime | None = None
 
 
+MAX_CURSOR_CHARS = 256
+
+
 def encode_cursor(ts: datetime, flag_id: str) -> str:
     """The opaque cursor after row (`ts`, id), a flag or dead letter; `decode_cursor` reads it."""
     return base64.urlsafe_b64encode(f"{ts.isoformat()}|{flag_id}".encode()).decode()
 
 
 def decode_cursor(cursor: str) -> tuple[datetime, str]:
-    """Raises ValueError on a cursor this service did not issue."""
+    """Raises ValueError on a cursor this service did not issue (a time out of the events'
+    range, an id longer than any id, anything that is not one of ours)."""
+    if len(cursor) > MAX_CURSOR_CHARS:
+        raise ValueError("invalid cursor (too long)")
     try:
         raw = base64.urlsafe_b64decode(cursor.encode()).decode()
         ts_text, flag_id = raw.split("|", 1)
-        return as_utc(datetime.fromisoformat(ts_text)), flag_id
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ValueError(f"invalid cursor {cursor!r}") from exc
+        ts = as_utc(datetime.fromisoformat(ts_text))
+    except (ValueError, UnicodeDecodeError, OverflowError) as exc:
+        raise ValueError(f"invalid cursor {cursor[:80]!r}") from exc
+    if not EARLIEST <= ts < LATEST or not 0 < len(flag_id) <= 64:
+        raise ValueError(f"invalid cursor {cursor[:80]!r}")
+    return ts, flag_id
 
 
 def as_utc(ts: datetime) -> datetime:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, PlainSerializer
+from pydantic import BaseModel, Field, PlainSerializer, StrictInt
 
 from railbird.rules.flags import format_ts
 
@@ -87,16 +87,22 @@ class RestrictionOut(BaseModel):
     active: bool
 
 
+Id = Annotated[str, Field(min_length=1, max_length=64)]  # every id the store keeps fits
+
+
 class RestrictionIn(BaseModel):
     """A restriction an analyst applies from now; without a duration it lasts until lifted."""
 
     player_id: str = Field(min_length=1, max_length=64)
     kind: Literal["mute_chat", "suspend_communication"]
-    duration_minutes: int | None = Field(
+    # Strict: `true` is not a minute.
+    duration_minutes: StrictInt | None = Field(
         default=None, ge=1, le=525_600, description="null: until lifted"
     )
     reason: str = Field(min_length=3, max_length=500)
-    flag_ids: list[str] = Field(default_factory=list, max_length=100)
+    flag_ids: list[Id] = Field(
+        default_factory=list, max_length=100, description="flags that exist (checked)"
+    )
 
 
 class LiftIn(BaseModel):
@@ -113,9 +119,9 @@ class ChatCheckIn(BaseModel):
     text: str = Field(default="", max_length=2000)
     kind: Literal["text", "emoji", "snapcam"] = "text"
     channel: Literal["table", "tournament", "lobby", "private"] = "table"
-    table_id: str | None = None
-    tournament_id: str | None = None
-    recipient_id: str | None = None
+    table_id: Id | None = None
+    tournament_id: Id | None = None
+    recipient_id: Id | None = None
 
 
 class ChatCheckOut(BaseModel):

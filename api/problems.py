@@ -22,10 +22,20 @@ def problem(status: int, title: str, detail: str, instance: str, **extra: Any) -
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    titles = {401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict"}
+    titles = {
+        400: "Bad Request",
+        401: "Unauthorized",
+        403: "Forbidden",
+        404: "Not Found",
+        405: "Method Not Allowed",
+        409: "Conflict",
+        413: "Content Too Large",
+    }
     response = problem(
         exc.status_code, titles.get(exc.status_code, "Error"), str(exc.detail), request.url.path
     )
+    for name, value in (exc.headers or {}).items():  # 405's Allow, among others
+        response.headers[name] = value
     if exc.status_code == 401:
         response.headers["WWW-Authenticate"] = "APIKey"
     return response

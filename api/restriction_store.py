@@ -8,6 +8,7 @@ written to the audit log in the same transaction.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -173,3 +174,13 @@ def lift_restriction(
             return None
         _audit(conn, actor, "restriction.lift", action_id, {"reason": reason})
     return get_restriction(engine, action_id)
+
+
+def unknown_flags(engine: Engine, flag_ids: Sequence[str]) -> list[str]:
+    """Those of `flag_ids` the store has no flag for, in the order given."""
+    if not flag_ids:
+        return []
+    query = select(schema.flags.c.flag_id).where(schema.flags.c.flag_id.in_(set(flag_ids)))
+    with engine.connect() as conn:
+        known = set(conn.execute(query).scalars())
+    return [f for f in dict.fromkeys(flag_ids) if f not in known]

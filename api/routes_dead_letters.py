@@ -31,12 +31,12 @@ def dead_letters(
     """Records the pipeline could not process, newest first, one page at a time. Role: `admin` only.
 
     Filter by `source` (a topic, a file name, or `store`) and `since`. Pass `next_cursor` back as
-    `cursor` for the next page; 422 on a cursor this service did not issue.
+    `cursor` for the next page; 400 on a cursor this service did not issue.
     """
     try:
         rows, next_cursor = list_dead_letters(
             request.app.state.engine, source, since, limit, cursor
         )
     except ValueError as exc:
-        raise HTTPException(422, str(exc)) from exc
+        raise HTTPException(400, str(exc)) from exc
     return DeadLetterPage(items=[DeadLetterOut(**r) for r in rows], next_cursor=next_cursor)

@@ -12,6 +12,7 @@ from railbird.api.flag_queries import FlagFilter, get_flag, list_flags
 from railbird.api.models import FlagOut, FlagPage
 
 router = APIRouter(prefix="/v1/flags", tags=["flags"])
+IdQuery = Annotated[str | None, Query(min_length=1, max_length=64)]
 Reader = Annotated[Principal, Depends(require(Role.ANALYST, Role.INVESTIGATOR))]
 
 
@@ -19,22 +20,22 @@ Reader = Annotated[Principal, Depends(require(Role.ANALYST, Role.INVESTIGATOR))]
 def flags(
     request: Request,
     _: Reader,
-    category: str | None = None,
+    category: IdQuery = None,
     min_severity: Literal["low", "medium", "high", "critical"] | None = None,
-    player_id: str | None = None,
-    table_id: str | None = None,
-    tournament_id: str | None = None,
-    hand_id: str | None = None,
-    detector: str | None = None,
+    player_id: IdQuery = None,
+    table_id: IdQuery = None,
+    tournament_id: IdQuery = None,
+    hand_id: IdQuery = None,
+    detector: IdQuery = None,
     since: Annotated[datetime | None, Query(description="inclusive, RFC 3339")] = None,
     until: Annotated[datetime | None, Query(description="exclusive, RFC 3339")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    cursor: str | None = None,
+    cursor: Annotated[str | None, Query(max_length=256)] = None,
 ) -> FlagPage:
     """Flags that match every filter given, newest first, one page at a time.
 
     `min_severity` keeps that severity and worse; `player_id` also matches group flags naming the
-    player. Pass `next_cursor` back as `cursor` for the next page; 422 on a cursor this service did
+    player. Pass `next_cursor` back as `cursor` for the next page; 400 on a cursor this service did
     not issue. Role: `analyst` or `investigator` (or `admin`).
     """
     flt = FlagFilter(
@@ -51,7 +52,7 @@ def flags(
     try:
         rows, next_cursor = list_flags(request.app.state.engine, flt, limit, cursor)
     except ValueError as exc:
-        raise HTTPException(422, str(exc)) from exc
+        raise HTTPException(400, str(exc)) from exc
     return FlagPage(items=[FlagOut(**r) for r in rows], next_cursor=next_cursor)
 
 

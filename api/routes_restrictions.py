@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Request, status
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
 
 from railbird.api.auth import Principal, Role, require
 from railbird.api.models import LiftIn, RestrictionIn, RestrictionOut
@@ -15,6 +15,7 @@ from railbird.api.restriction_store import (
     get_restriction,
     lift_restriction,
     player_restrictions,
+    unknown_flags,
 )
 
 router = APIRouter(prefix="/v1/restrictions", tags=["restrictions"])
@@ -41,7 +42,10 @@ def restriction_out(r: Restriction, now: datetime) -> RestrictionOut:
 
 @router.get("", response_model=list[RestrictionOut])
 def list_for_player(
-    request: Request, _: Reader, player_id: str, active: bool = True
+    request: Request,
+    _: Reader,
+    player_id: Annotated[str, Query(min_length=1, max_length=64)],
+    active: bool = True,
 ) -> list[RestrictionOut]:
     """A player's mutes and suspensions, newest first: those in force now, or all if `active=false`.
 
@@ -60,6 +64,9 @@ def apply(request: Request, body: RestrictionIn, who: Analyst) -> RestrictionOut
     check applies the restriction from its next message. Role: `analyst` (or `admin`).
     """
     now = datetime.now(UTC)
+    unknown = unknown_flags(request.app.state.engine, body.flag_ids)
+    if unknown:
+        raise HTTPException(422, f"no flag with id {', '.join(map(repr, unknown[:5]))}")
     restriction = apply_restriction(
         request.app.state.engine,
         player_id=body.player_id,
