@@ -41,14 +41,15 @@ CHAT_KEYS = ("message_id",)
 
 
 def chat_row(e: ChatEvent) -> dict[str, Any]:
-    # Disclosed personal data (phones, emails, card numbers, addresses) is not kept: the
-    # detectors saw the raw text, the chat log keeps the redacted one.
-    text = redact(e.text) if e.kind == "text" else e.text
+    # Disclosed personal data (phones, emails, card numbers, addresses) is not kept, in any
+    # field that can hold it (the text of every kind, the screen name, unknown extra fields):
+    # the detectors saw the raw record, the chat log keeps the redacted one.
+    text = redact_text(e.text) if e.text else e.text
     return {
         "message_id": e.message_id,
         "ts": e.ts,
         "player_id": e.player_id,
-        "screen_name": e.screen_name,
+        "screen_name": redact_name(e.screen_name),
         "channel": e.channel,
         "table_id": e.table_id,
         "tournament_id": e.tournament_id,
@@ -56,8 +57,40 @@ def chat_row(e: ChatEvent) -> dict[str, Any]:
         "kind": e.kind,
         "text": text,
         "redacted": text != e.text,
-        "extra": e.model_extra or None,
+        "extra": redact_extra(e.model_extra) if e.model_extra else None,
     }
+
+
+# An unknown extra field holding a number this long may be a phone or card number: not kept.
+LONG_NUMBER_DIGITS = 9
+
+
+def redact_name(name: str | None) -> str | None:
+    """A screen name with disclosed personal data redacted (an email as a name, say)."""
+    return None if not name else redact_text(name)
+
+
+def redact_extra(extra: dict[str, Any]) -> dict[str, Any]:
+    """Unknown extra fields with personal data redacted in every string, and every number of
+    `LONG_NUMBER_DIGITS` digits or more replaced, however deeply nested."""
+    return {str(k): _redact_value(v) for k, v in extra.items()}
+
+
+def _redact_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return redact_text(value)
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int | float):
+        text = str(value)
+        if sum(c.isdigit() for c in text) >= LONG_NUMBER_DIGITS:
+            return "[number]"  # a phone or card number sent as digits, unlabelled
+        return value
+    if isinstance(value, dict):
+        return redact_extra(value)
+    if isinstance(value, list):
+        return [_redact_value(v) for v in value]
+    return value
 
 
 _CHAT_FIELDS = frozenset(ChatEvent.model_fields)
@@ -80,13 +113,13 @@ def chat_row_from_json(raw: bytes) -> dict[str, Any]:
         return chat_row(event)
     raw_text = data.get("text", "")
     kind = data.get("kind", "text")
-    text = redact(raw_text) if kind == "text" else raw_text
+    text = redact_text(raw_text) if raw_text else raw_text
     extra = {k: v for k, v in data.items() if k not in _CHAT_FIELDS}
     return {
         "message_id": data["message_id"],
         "ts": datetime.fromisoformat(ts).astimezone(UTC),
         "player_id": data["player_id"],
-        "screen_name": data.get("screen_name"),
+        "screen_name": redact_name(data.get("screen_name")),
         "channel": data["channel"],
         "table_id": data.get("table_id"),
         "tournament_id": data.get("tournament_id"),
@@ -94,7 +127,7 @@ def chat_row_from_json(raw: bytes) -> dict[str, Any]:
         "kind": kind,
         "text": text,
         "redacted": text != raw_text,
-        "extra": extra or None,
+        "extra": redact_extra(extra) if extra else None,
     }
 
 
@@ -159,17 +192,18 @@ def chat_params_builder(dialect: Dialect) -> tuple[CompiledUpsert, ChatParams] |
             stamp = f"{ts[:10]} {ts[11 : size - 1]:0<15}"
         raw_text = data.get("text", "")
         kind = data.get("kind", "text")
-        if kind != "text":
-            text = raw_text
-        else:
-            text = memo_get(raw_text)
-            if text is None:
-                text = redact_text(raw_text)
+        text = memo_get(raw_text)
+        if text is None:
+            text = redact_text(raw_text)
+        name = data.get("screen_name")
+        if name:
+            shown = memo_get(name)
+            name = shown if shown is not None else redact_text(name)
         return (
             data["message_id"],
             stamp,
             data["player_id"],
-            data.get("screen_name"),
+            name,
             data["channel"],
             data.get("table_id"),
             data.get("tournament_id"),
@@ -179,7 +213,7 @@ def chat_params_builder(dialect: Dialect) -> tuple[CompiledUpsert, ChatParams] |
             flags[text != raw_text],
             no_extra
             if data.keys() <= fields
-            else to_json({k: v for k, v in data.items() if k not in fields}),
+            else to_json(redact_extra({k: v for k, v in data.items() if k not in fields})),
         )
 
     return compiled, params
