@@ -15,6 +15,7 @@ from railbird.api import (
     routes_health,
     routes_investigations,
     routes_restrictions,
+    routes_review,
 )
 from railbird.api.auth import KeyRing
 from railbird.api.chat_gate import ChatGate
@@ -50,6 +51,7 @@ def create_app(
         routes_health,
         routes_flags,
         routes_restrictions,
+        routes_review,
         routes_chat,
         routes_investigations,
         routes_dead_letters,

@@ -29,7 +29,50 @@ class FlagOut(BaseModel):
     message_ids: list[str]
     explanation: str
     evidence: dict[str, Any]
-    status: str
+    status: str = Field(description="open, confirmed, dismissed or escalated")
+    review_version: int = Field(
+        default=0, description="name it in a review: a flag reviewed since is a 409"
+    )
+
+
+class QueuePage(BaseModel):
+    """One page of the review queue, most severe and then oldest first."""
+
+    items: list[FlagOut]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
+
+
+class ReviewIn(BaseModel):
+    """An analyst's decision on a flag, naming the version of the flag they read."""
+
+    decision: Literal["confirm", "dismiss", "escalate"]
+    note: str = Field(min_length=3, max_length=2000)
+    version: StrictInt = Field(ge=0, description="the flag's `review_version` as read")
+
+    model_config = {
+        "json_schema_extra": {
+            "examples": [{"decision": "dismiss", "note": "banter between friends", "version": 0}]
+        }
+    }
+
+
+class ReviewOut(BaseModel):
+    """One review of a flag, as its history keeps it."""
+
+    flag_id: str
+    ts: Time
+    decision: str
+    note: str
+    actor: str
+    role: str
+    lifted_action_ids: list[str]
+
+
+class ReviewResult(BaseModel):
+    """The flag after a review, and the restrictions a dismissal lifted."""
+
+    flag: FlagOut
+    lifted_action_ids: list[str]
 
 
 class DeadLetterOut(BaseModel):

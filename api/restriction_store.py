@@ -98,7 +98,8 @@ def get_restriction(engine: Engine, action_id: str) -> Restriction | None:
     return None if row is None else restriction(row)
 
 
-def _audit(conn: Connection, actor: str, action: str, target: str, detail: dict[str, Any]) -> None:
+def audit(conn: Connection, actor: str, action: str, target: str, detail: dict[str, Any]) -> None:
+    """One entry of the audit log, in the caller's transaction."""
     conn.execute(
         insert(schema.audit_log).values(
             ts=datetime.now(UTC), actor=actor, action=action, target=target, detail=detail
@@ -149,7 +150,7 @@ def apply_restriction(
                 changed_at=now,
             )
         )
-        _audit(
+        audit(
             conn,
             actor,
             "restriction.apply",
@@ -172,7 +173,7 @@ def lift_restriction(
         ).rowcount
         if not lifted:
             return None
-        _audit(conn, actor, "restriction.lift", action_id, {"reason": reason})
+        audit(conn, actor, "restriction.lift", action_id, {"reason": reason})
     return get_restriction(engine, action_id)
 
 

@@ -95,8 +95,27 @@ flags = Table(
     Column("explanation", Text, nullable=False),
     Column("evidence", JSON, nullable=False),
     Column("status", String(16), nullable=False, default="open"),
+    # Bumped by every review: a review names the version it read, so two analysts cannot both
+    # review one flag (the second gets a 409).
+    Column("review_version", Integer, nullable=False, server_default="0"),
     Index("ix_flags_ts", "ts"),
     Index("ix_flags_category_ts", "category", "ts"),
+    Index("ix_flags_status_ts", "status", "ts"),
+)
+
+# Every review of a flag, oldest first: its history.
+flag_reviews = Table(
+    "flag_reviews",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("flag_id", String(32), nullable=False),
+    Column("ts", DateTime(timezone=True), nullable=False),
+    Column("decision", String(16), nullable=False),
+    Column("note", Text, nullable=False),
+    Column("actor", String(64), nullable=False),
+    Column("role", String(32), nullable=False),
+    Column("lifted_action_ids", JSON, nullable=False),
+    Index("ix_flag_reviews_flag", "flag_id", "id"),
 )
 
 flag_players = Table(
