@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from fastapi import FastAPI
 from sqlalchemy import Engine
@@ -14,6 +15,7 @@ from railbird.api import (
     routes_flags,
     routes_health,
     routes_investigations,
+    routes_policy,
     routes_restrictions,
     routes_review,
 )
@@ -22,15 +24,20 @@ from railbird.api.chat_gate import ChatGate
 from railbird.api.guards import RequestGuard
 from railbird.detectors.detector import Detector
 from railbird.detectors.registry import build_detectors
+from railbird.rules.policy_watch import PolicyWatch
 
 
 def create_app(
-    engine: Engine, api_keys: dict[str, str], detectors: Sequence[Detector] | None = None
+    engine: Engine,
+    api_keys: dict[str, str],
+    detectors: Sequence[Detector] | None = None,
+    policy_path: Path | None = None,
 ) -> FastAPI:
     """The API over `engine`, for `api_keys` (key -> role name), settings passed in by the caller.
 
-    `detectors` are the chat check's, the registry's by default. A key shorter than 16 characters or
-    an unknown role is a `ValueError`.
+    `detectors` are the chat check's, the registry's by default; `policy_path` the policy file
+    `GET /v1/policy` shows and `POST /v1/policy/reload` re-reads (None: the shipped one). A key
+    shorter than 16 characters or an unknown role is a `ValueError`.
     """
     app = FastAPI(
         title="railbird",
@@ -39,6 +46,7 @@ def create_app(
     )
     app.state.engine = engine
     app.state.keyring = KeyRing(api_keys)
+    app.state.policy = PolicyWatch(policy_path, every=0.0)
     # Size and key checked before any body is read (`api.guards`).
     app.add_middleware(RequestGuard, keyring=app.state.keyring)
     gate = ChatGate(engine, build_detectors() if detectors is None else detectors)
@@ -52,6 +60,7 @@ def create_app(
         routes_flags,
         routes_restrictions,
         routes_review,
+        routes_policy,
         routes_chat,
         routes_investigations,
         routes_dead_letters,

@@ -59,8 +59,13 @@ class Verdict:
 
 
 def blocks(restriction: Restriction, kind: str) -> bool:
-    """Whether `restriction` stops a `kind` of message: a suspension all, a mute text and emoji."""
-    return restriction.kind == "suspend_communication" or kind in ("text", "emoji")
+    """Whether `restriction` stops a `kind` of message: a suspension all, a mute or chat ban
+    text and emoji, a SnapCam ban SnapCam only."""
+    if restriction.kind == "suspend_communication":
+        return True
+    if restriction.kind == "snapcam_ban":
+        return kind == "snapcam"
+    return kind in ("text", "emoji")
 
 
 class ChatGate:

@@ -8,6 +8,9 @@ disposed of when the server shuts the process down gracefully.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from fastapi import FastAPI
 
 from railbird.api.app import create_app
@@ -28,6 +31,7 @@ def app_from_environment() -> FastAPI:
             '\'{"<32 random characters>": "analyst"}\''
         )
     engine = make_engine(settings.database_url)
-    app = create_app(engine, settings.api_keys)
+    policy = os.environ.get("RAILBIRD_POLICY")
+    app = create_app(engine, settings.api_keys, policy_path=Path(policy) if policy else None)
     app.router.add_event_handler("shutdown", engine.dispose)
     return app

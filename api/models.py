@@ -118,7 +118,7 @@ class RestrictionOut(BaseModel):
     """A mute or suspension, applied by the rules or an analyst, and whether it is in force now."""
 
     action_id: str
-    kind: Literal["mute_chat", "suspend_communication"]
+    kind: Literal["mute_chat", "chat_ban", "snapcam_ban", "suspend_communication"]
     player_id: str
     ts: Time
     expires_at: Time | None
@@ -137,7 +137,7 @@ class RestrictionIn(BaseModel):
     """A restriction an analyst applies from now; without a duration it lasts until lifted."""
 
     player_id: str = Field(min_length=1, max_length=64)
-    kind: Literal["mute_chat", "suspend_communication"]
+    kind: Literal["mute_chat", "chat_ban", "snapcam_ban", "suspend_communication"]
     # Strict: `true` is not a minute.
     duration_minutes: StrictInt | None = Field(
         default=None, ge=1, le=525_600, description="null: until lifted"

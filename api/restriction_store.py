@@ -18,7 +18,7 @@ from sqlalchemy import Connection, Engine, and_, insert, or_, select, update
 from railbird.api.flag_queries import as_utc
 from railbird.store import schema
 
-RESTRICTING = ("mute_chat", "suspend_communication")
+RESTRICTING = ("mute_chat", "chat_ban", "snapcam_ban", "suspend_communication")
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,8 @@ from railbird.ingest.files.jsonl import read_jsonl
 from railbird.ingest.files.scan import scan_records
 from railbird.ingest.gc_tuning import tune_for_streaming
 from railbird.rules.pipeline import Pipeline
+from railbird.rules.policy import RuleBook
+from railbird.rules.policy_file import PolicyError, configured_policy
 from railbird.store.database import make_engine, migrate
 from railbird.store.settings import StoreSettings
 from railbird.store.writer import StoreSink, StoreWriter
@@ -26,12 +28,17 @@ def scan(args: argparse.Namespace) -> int:
     if str(args.events) != "-" and not args.events.is_file():
         print(f"railbird scan: no such file: {args.events}", file=sys.stderr)  # noqa: T201
         return 2
+    try:
+        policy = configured_policy()
+    except PolicyError as exc:
+        print(f"railbird scan: {exc}", file=sys.stderr)  # noqa: T201
+        return 2
     sink = None
     if args.store:
         engine = make_engine(StoreSettings().database_url)
         migrate(engine)
         sink = StoreSink(StoreWriter(engine))
-    pipeline = Pipeline(build_detectors())
+    pipeline = Pipeline(build_detectors(), RuleBook(policy))
     tune_for_streaming()
     with ExitStack() as stack:
         flags_out: IO[bytes] = (

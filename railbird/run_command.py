@@ -25,6 +25,7 @@ from railbird.ingest.kafka.stages import (
     chosen_stages,
     stage_detectors,
 )
+from railbird.rules.policy_file import PolicyError, configured_policy
 from railbird.store.database import make_engine, migrate
 from railbird.store.settings import StoreSettings
 
@@ -41,6 +42,11 @@ def run_worker(args: argparse.Namespace) -> int:
     try:
         stages = chosen_stages(getattr(args, "stage", None) or settings.stage)
     except ValueError as exc:
+        print(f"railbird run: {exc}", file=sys.stderr)  # noqa: T201
+        return 2
+    try:
+        configured_policy()  # checked before anything starts: an error names its line
+    except PolicyError as exc:
         print(f"railbird run: {exc}", file=sys.stderr)  # noqa: T201
         return 2
     detectors = build_detectors(only=only)

@@ -12,11 +12,13 @@ from railbird.rules.flags import format_ts
 ActionKind = Literal[
     "warn",  # a system message to the player; no restriction
     "mute_chat",  # no chat (text, emoji) for `duration`
+    "chat_ban",  # no chat (text, emoji) until lifted, or for `duration`: the long form of a mute
+    "snapcam_ban",  # no SnapCam for `duration` (None: until lifted); chat stays open
     "suspend_communication",  # no chat, emoji or SnapCam at all for `duration` (None: until lifted)
     "refer_investigator",  # a case for a human investigator; no restriction by itself
     "lift",  # a restriction ended early (by an analyst)
 ]
-RESTRICTING_KINDS = frozenset({"mute_chat", "suspend_communication"})
+RESTRICTING_KINDS = frozenset({"mute_chat", "chat_ban", "snapcam_ban", "suspend_communication"})
 
 
 @dataclass(frozen=True, slots=True)

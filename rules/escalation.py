@@ -174,6 +174,7 @@ def _raised_to_plain(raised: Raised) -> dict[str, Any]:
         "severity": o.severity,
         "ts": o.ts,
         "player_id": o.player_id,
+        "medium": o.medium,
         "at": raised.at,
         "place": list(raised.place),
     }
@@ -181,7 +182,12 @@ def _raised_to_plain(raised: Raised) -> dict[str, Any]:
 
 def _raised_from_plain(item: dict[str, Any]) -> Raised:
     offence = Offence(
-        item["flag_id"], item["category"], item["severity"], item["ts"], item["player_id"]
+        item["flag_id"],
+        item["category"],
+        item["severity"],
+        item["ts"],
+        item["player_id"],
+        str(item.get("medium", "text")),
     )
     kind, event_id, index = item["place"]
     return Raised(offence, item["at"], (str(kind), str(event_id), int(index)))

@@ -15,7 +15,7 @@ from datetime import timedelta
 
 from railbird.detectors import state_codec
 from railbird.detectors.detector import EVENT_TYPES, Detector, consumed_types
-from railbird.detectors.events import AnyEvent
+from railbird.detectors.events import AnyEvent, ChatEvent
 from railbird.detectors.findings import SEVERITY_RANK, Finding
 from railbird.detectors.state import EventClock, TtlState
 from railbird.rules.actions import Action
@@ -23,6 +23,12 @@ from railbird.rules.flags import Flag
 from railbird.rules.policy import RuleBook
 
 log = logging.getLogger(__name__)
+
+
+def medium_of(event: AnyEvent) -> str:
+    """The kind of message that raised a flag (text, emoji, snapcam); "text" for non-chat."""
+    return event.kind if isinstance(event, ChatEvent) else "text"
+
 
 # How long the pipeline remembers a flag it emitted, to suppress repeats of the same finding.
 EMITTED_MEMORY = timedelta(days=2)
@@ -119,9 +125,10 @@ class Pipeline:
             return _NOTHING
         metrics = self._metrics
         actions: list[Action] = []
+        medium = medium_of(event)
         for flag in flags:
             metrics.flags[flag.category] += 1
-            decided = self.rulebook.decide(flag) if self.decides else []
+            decided = self.rulebook.decide(flag, medium) if self.decides else []
             for action in decided:
                 metrics.actions[action.kind] += 1
             actions.extend(decided)

@@ -3,7 +3,8 @@
 Why a ladder: a first mild swear deserves a warning, the third in a day a mute; a folded player
 naming their hole cards during a hand costs all communication at once (house rule on hands in
 play). Collusion categories are never punished automatically: investigators decide, because most
-collusion suspicions are unfounded and a wrong suspension is costly.
+collusion suspicions are unfounded and a wrong suspension is costly. The steps, windows and
+referrals are the policy file's (`rules.policy_file`, `rules/default_policy.toml`).
 """
 
 from __future__ import annotations
@@ -11,31 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from railbird.detectors.findings import GROUP_CATEGORIES, SEVERITY_RANK
+from railbird.detectors.findings import SEVERITY_RANK
 from railbird.detectors.state import TtlState
 from railbird.rules.actions import Action, ActionKind, action_id_for
 from railbird.rules.flags import Flag
+from railbird.rules.policy_file import Policy, default_policy
 
-Step = tuple[ActionKind, timedelta | None]
-MIN = timedelta(minutes=1)
-HOUR = timedelta(hours=1)
 DAY = timedelta(days=1)
-
-# category -> steps by strike number (1st, 2nd, 3rd and later) within `strike_window`.
-DEFAULT_LADDERS: dict[str, tuple[Step, ...]] = {
-    "profanity": (("warn", None), ("mute_chat", 10 * MIN), ("mute_chat", HOUR)),
-    "harassment": (("mute_chat", 30 * MIN), ("mute_chat", DAY), ("suspend_communication", 7 * DAY)),
-    "hate": (("mute_chat", DAY), ("suspend_communication", 7 * DAY)),
-    "spam": (("mute_chat", 5 * MIN), ("mute_chat", 30 * MIN), ("mute_chat", DAY)),
-    "advertising": (("mute_chat", HOUR), ("suspend_communication", 7 * DAY)),
-    "malicious_link": (("suspend_communication", DAY),),
-    "pii_solicitation": (("warn", None), ("mute_chat", HOUR), ("mute_chat", DAY)),
-    "pii_disclosure": (("warn", None),),
-    "impersonation": (("suspend_communication", DAY), ("suspend_communication", 7 * DAY)),
-    "in_hand_influence": (("warn", None), ("mute_chat", HOUR), ("suspend_communication", DAY)),
-}
-# Categories (or severities) that also open a case for an investigator.
-REFER_CATEGORIES = frozenset({"hate", "malicious_link", "impersonation"}) | GROUP_CATEGORIES
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +31,12 @@ class Offence:
     severity: str
     ts: datetime
     player_id: str
+    medium: str = "text"  # the raising message's kind (text, emoji, snapcam); else "text"
 
     @classmethod
-    def of(cls, flag: Flag, player_id: str) -> Offence:
+    def of(cls, flag: Flag, player_id: str, medium: str = "text") -> Offence:
         finding = flag.finding
-        return cls(flag.flag_id, finding.category, finding.severity, finding.ts, player_id)
+        return cls(flag.flag_id, finding.category, finding.severity, finding.ts, player_id, medium)
 
 
 @dataclass
@@ -68,20 +52,24 @@ class RuleBook:
     referral.
     """
 
-    ladders: dict[str, tuple[Step, ...]] = field(default_factory=lambda: dict(DEFAULT_LADDERS))
-    strike_window: timedelta = DAY
+    policy: Policy = field(default_factory=default_policy)
     _strikes: TtlState = field(default_factory=TtlState, repr=False)
+
+    @property
+    def strike_window(self) -> timedelta:
+        return self.policy.strike_window
 
     @property
     def strikes(self) -> TtlState:
         """Each player's strike times per category: what a snapshot of the pipeline keeps."""
         return self._strikes
 
-    def decide(self, flag: Flag) -> list[Action]:
-        """Actions for one new flag; remembers the strike for the player's next offence."""
+    def decide(self, flag: Flag, medium: str = "text") -> list[Action]:
+        """Actions for one new flag (raised by a message of kind `medium`); remembers the
+        strike for the player's next offence."""
         actions: list[Action] = []
         for player_id in flag.finding.player_ids:
-            actions.extend(self.decide_for(Offence.of(flag, player_id)))
+            actions.extend(self.decide_for(Offence.of(flag, player_id, medium)))
         return actions
 
     def decide_for(self, offence: Offence) -> list[Action]:
@@ -91,24 +79,29 @@ class RuleBook:
         category, severity, player_id = offence.category, offence.severity, offence.player_id
         strikes = self._strikes
         strikes.advance(when)
+        policy = self.policy
         actions: list[Action] = []
-        ladder = self.ladders.get(category)
+        ladder = None if category in policy.only_refer else policy.ladders.get(category)
+        critical = SEVERITY_RANK[severity] >= SEVERITY_RANK["critical"]
         if ladder is not None:
             key = (player_id, category)
-            since = when - self.strike_window
+            since = when - policy.strike_window
             recent = tuple(t for t in strikes.get(key, ()) if t > since)
             strike = len(recent) + 1
             # Kept twice the window (memory only: the count above reads the times).
-            strikes.put(key, (*recent, when), 2 * self.strike_window)
-            if SEVERITY_RANK[severity] >= SEVERITY_RANK["critical"]:
+            strikes.put(key, (*recent, when), 2 * policy.strike_window)
+            if critical:
                 strike = max(strike, len(ladder))
             kind, duration = ladder[min(strike, len(ladder)) - 1]
-            actions.append(self._action(kind, offence, duration, strike))
-        if (
-            category in REFER_CATEGORIES
-            or (category == "in_hand_influence" and severity == "critical")
-            or (category in DEFAULT_LADDERS and severity == "critical")
-        ):
+            actions.append(self._action(kind, offence, duration, strike))  # type: ignore[arg-type]
+        if offence.medium == "snapcam" and category in policy.snapcam_ban_categories:
+            actions.append(self._action("snapcam_ban", offence, policy.snapcam_ban, 0))
+        refer = (
+            category in policy.refer_categories
+            or category in policy.only_refer
+            or (policy.refer_critical and critical and ladder is not None)
+        )
+        if refer and not any(a.kind == "refer_investigator" for a in actions):
             actions.append(self._action("refer_investigator", offence, None, 0))
         return actions
 
@@ -118,6 +111,9 @@ class RuleBook:
         reason = f"{offence.category} ({offence.severity})"
         if strike:
             reason += f", strike {strike} in {self.strike_window}"
+        if offence.medium == "snapcam":
+            reason += ", by SnapCam"
+        reason += f"; policy {self.policy.version}"
         return Action(
             action_id=action_id_for(kind, offence.player_id, (offence.flag_id,)),
             kind=kind,

@@ -75,6 +75,7 @@ def offence_record(raised: Raised) -> tuple[bytes, bytes]:
         "severity": o.severity,
         "ts": o.ts.isoformat(),
         "player_id": o.player_id,
+        "medium": o.medium,
         "at": raised.at.isoformat(),
         "place": list(raised.place),
     }
@@ -102,6 +103,7 @@ def read_offence_record(value: bytes | None) -> Raised | tuple[str, datetime]:
             str(data["severity"]),
             _aware(data["ts"]),
             str(data["player_id"]),
+            str(data.get("medium", "text")),
         )
         return Raised(offence, _aware(data["at"]), (str(kind), str(event_id), int(index)))
     except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:

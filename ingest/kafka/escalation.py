@@ -45,6 +45,8 @@ from railbird.ingest.kafka.snapshots import SnapshotStore
 from railbird.ingest.sink import Sink
 from railbird.rules.actions import Action
 from railbird.rules.escalation import Escalation, Raised
+from railbird.rules.policy import RuleBook
+from railbird.rules.policy_watch import PolicyWatch
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +111,7 @@ class EscalationWorker:
         store: Sink[AnyEvent] | None,
         sources: Iterable[str],
         metrics: WorkerMetrics | None = None,
+        policy: PolicyWatch | None = None,
     ) -> None:
         self.settings = settings
         self.consumer = consumer
@@ -123,6 +126,7 @@ class EscalationWorker:
             else None
         )
         self._owned: dict[TopicPartition, _Owned] = {}
+        self.policy = policy if policy is not None else PolicyWatch(None)
         self._next_commit = 0.0
         self._next_snapshot = time.monotonic() + settings.snapshot_interval_seconds
         self._group_checked_at = -GROUP_CHECK_SECONDS
@@ -143,6 +147,7 @@ class EscalationWorker:
         self.consumer.subscribe([self.topic])
         while not stop.is_set():
             polled = self.consumer.poll(timeout_ms=self.settings.poll_timeout_ms)
+            self._follow_policy()
             fresh = self._follow_assignment()
             batch = _Batch()
             started = time.perf_counter()
@@ -271,7 +276,7 @@ class EscalationWorker:
         ktp = KafkaTopicPartition(tp.topic, tp.partition)
         committed = self.consumer.committed(ktp, metadata=True)
         first = self.consumer.beginning_offsets([ktp]).get(ktp, 0)
-        owned = _Owned(Escalation(self.sources))
+        owned = _Owned(self._ladder())
         start = first if committed is None else committed.offset
         plan = parse_resume(committed.metadata if committed is not None else "")
         replay_from = first
@@ -284,7 +289,7 @@ class EscalationWorker:
                     owned.snapshot = (plan.snapshot_id, plan.snapshot_from)
                     log.info("escalation %s: restored snapshot %s", tp, plan.snapshot_id)
                 except Exception as exc:  # unreadable: the topic replay instead
-                    owned.ladder = Escalation(self.sources)
+                    owned.ladder = self._ladder()
                     log.warning("escalation snapshot %s not restored (%s)", plan.snapshot_id, exc)
         owned.processed = replay_from
         owned.replay_until = start
@@ -292,6 +297,16 @@ class EscalationWorker:
         self._owned[tp] = owned
         if replay_from < start:
             log.info("escalation %s: replaying offsets %d..%d", tp, replay_from, start - 1)
+
+    def _ladder(self) -> Escalation:
+        return Escalation(self.sources, RuleBook(self.policy.current()))
+
+    def _follow_policy(self) -> None:
+        """A changed policy file (checked every `PolicyWatch.every` s) applies from the next
+        decision on; one that fails its check is logged and the old one kept."""
+        if self.policy.changed():
+            for owned in self._owned.values():
+                owned.ladder.rulebook.policy = self.policy.current()
 
     # ---- exit when idle ---------------------------------------------------------------------
 

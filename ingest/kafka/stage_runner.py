@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 
 from kafka.errors import KafkaError
@@ -36,6 +38,7 @@ from railbird.ingest.kafka.stages import (
 )
 from railbird.ingest.kafka.worker import KafkaWorker
 from railbird.rules.pipeline import Pipeline
+from railbird.rules.policy_watch import PolicyWatch
 from railbird.store.database import make_engine
 from railbird.store.settings import StoreSettings
 from railbird.store.writer import StoreSink, StoreWriter
@@ -215,9 +218,11 @@ class EscalationThread:
         )
         store = StoreSink(StoreWriter(engine)) if engine is not None else None
         try:
-            EscalationWorker(settings, consumer, producer, store, self.sources, self.metrics).run(
-                stop, exit_when_idle=getattr(self.args, "exit_when_idle", None)
-            )
+            policy = os.environ.get("RAILBIRD_POLICY")
+            watch = PolicyWatch(Path(policy) if policy else None)
+            EscalationWorker(
+                settings, consumer, producer, store, self.sources, self.metrics, watch
+            ).run(stop, exit_when_idle=getattr(self.args, "exit_when_idle", None))
         except Exception:
             log.exception("escalation stage failed")
             self.failed = True

@@ -71,7 +71,7 @@ from railbird.ingest.kafka.stages import StageName
 from railbird.rules.actions import Action
 from railbird.rules.escalation import Raised
 from railbird.rules.flags import Flag
-from railbird.rules.pipeline import Pipeline
+from railbird.rules.pipeline import Pipeline, medium_of
 from railbird.rules.policy import Offence
 from railbird.store.writer_process import StoreProcess
 
@@ -497,8 +497,9 @@ class KafkaWorker:
 
 def _offences(event: AnyEvent, flags: tuple[Flag, ...]) -> list[Raised]:
     """Each flag's offence per player, with the event that raised it (`rules.escalation`)."""
+    medium = medium_of(event)
     return [
-        Raised(Offence.of(flag, player), event.time, (event.type, event.event_id, index))
+        Raised(Offence.of(flag, player, medium), event.time, (event.type, event.event_id, index))
         for index, flag in enumerate(flags)
         for player in flag.player_ids
     ]

@@ -23,7 +23,7 @@ def test_the_site_stage_runs_exactly_the_detectors_whose_state_spans_tables() ->
     detectors = build_detectors()
     site = {d.name for d in stage_detectors(detectors, "site")}
     tables = {d.name for d in stage_detectors(detectors, "tables")}
-    assert site == {"coordinated_sit_out", "bounty_collusion", "in_hand_private"}
+    assert site == {"coordinated_sit_out", "bounty_collusion", "in_hand_private", "lobby_waves"}
     assert tables == {t.name for t in DETECTOR_TYPES} - site  # every detector in one stage
 
 

@@ -22,7 +22,7 @@ from railbird.detectors.registry import build_detectors
 from railbird.detectors.state import State
 from railbird.rules.actions import Action
 from railbird.rules.flags import Flag
-from railbird.rules.pipeline import _NOTHING, Outcome, Pipeline, log
+from railbird.rules.pipeline import _NOTHING, Outcome, Pipeline, log, medium_of
 from railbird.sim.config import SimConfig
 from railbird.sim.run import simulate
 from tests.builders import chat, table
@@ -51,7 +51,7 @@ class OldPipeline(Pipeline):
         actions: list[Action] = []
         for flag in flags:
             self.metrics.flags[flag.category] += 1
-            decided = self.rulebook.decide(flag)
+            decided = self.rulebook.decide(flag, medium_of(event))
             for action in decided:
                 self.metrics.actions[action.kind] += 1
             actions.extend(decided)
