@@ -8,6 +8,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from sqlalchemy import Engine
 
+from railbird.api import metrics as api_metrics
 from railbird.api import (
     problems,
     routes_chat,
@@ -55,6 +56,7 @@ def create_app(
     app.router.add_event_handler("startup", gate.start)
     app.router.add_event_handler("shutdown", gate.stop)
     problems.install(app)
+    api_metrics.install(app, gate)
     for module in (
         routes_health,
         routes_flags,
