@@ -7,7 +7,7 @@ SRC    := railbird api ingest store rules detectors sim tests bench
 
 .PHONY: install lint format test test-fast demo kafka-fetch kafka-up kafka-down kafka-status \
         pg-up pg-down \
-        bench bench-chat bench-kafka bench-scan bench-store clean
+        bench bench-chat bench-kafka bench-scan bench-store bench-api clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -71,6 +71,9 @@ bench-chat: install
 
 bench-kafka: install
 	$(BIN)/python -m bench.kafka_bench
+
+bench-api: install
+	$(BIN)/python -m bench.api_bench
 
 bench-store: install
 	$(BIN)/python -m bench.store_rows

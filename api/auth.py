@@ -67,7 +67,8 @@ def require(*roles: Role) -> Callable[..., Principal]:
     """
     allowed = set(roles) | {Role.ADMIN}
 
-    def dependency(
+    # Async: a plain `def` dependency runs on the thread pool, a thread hop on every request.
+    async def dependency(
         request: Request, key: Annotated[str | None, Depends(api_key_header)]
     ) -> Principal:
         if not key:

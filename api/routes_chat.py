@@ -20,7 +20,7 @@ ChatService = Annotated[Principal, Depends(require(Role.CHAT_SERVICE))]
 
 
 @router.post("/check", response_model=ChatCheckOut)
-def check(request: Request, body: ChatCheckIn, _: ChatService) -> ChatCheckOut:
+async def check(request: Request, body: ChatCheckIn, _: ChatService) -> ChatCheckOut:
     """May this player send this message now? Answers `allow` or `block`, with the reasons.
 
     A mute blocks text and emoji, a communication suspension everything, SnapCam included; otherwise
