@@ -205,7 +205,7 @@ def measure(
             latencies = _run(_load(port, requests, rate, seconds))
             wall = time.perf_counter() - started
             generator_cores = (time.process_time() - cpu) / wall
-            print(f"load generator used {generator_cores:.2f} cores", flush=True)  # noqa: T201
+            print(f"load generator used {generator_cores:.2f} cores", flush=True)
             ok = [x for x in latencies if x >= 0]
             results.append(
                 Result(
