@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated
@@ -60,7 +60,7 @@ class KeyRing:
 api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False)
 
 
-def require(*roles: Role) -> Callable[..., Principal]:
+def require(*roles: Role) -> Callable[..., Awaitable[Principal]]:
     """A dependency that admits keys with one of `roles`, or `admin`; `require()` admits admin only.
 
     401 when the X-API-Key header is missing or the key unknown, 403 when its role is not admitted.
