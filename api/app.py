@@ -19,6 +19,7 @@ from railbird.api import (
     routes_policy,
     routes_restrictions,
     routes_review,
+    routes_sessions,
 )
 from railbird.api.auth import KeyRing
 from railbird.api.chat_gate import ChatGate
@@ -63,6 +64,7 @@ def create_app(
         routes_restrictions,
         routes_review,
         routes_policy,
+        routes_sessions,
         routes_chat,
         routes_investigations,
         routes_dead_letters,

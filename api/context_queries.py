@@ -17,7 +17,8 @@ from railbird.api.flag_queries import as_utc, flag_dict
 from railbird.store import schema
 
 
-def _rows(engine: Engine, query: Any) -> list[dict[str, Any]]:
+def rows_of(engine: Engine, query: Any) -> list[dict[str, Any]]:
+    """Rows as dicts, their times as the contract writes them."""
     with engine.connect() as conn:
         rows = [dict(r._mapping) for r in conn.execute(query)]
     for row in rows:
@@ -42,7 +43,7 @@ def flag_context(
     chat_where = [chat_t.c.player_id.in_(players), chat_t.c.recipient_id.in_(players)]
     if flag["table_id"]:
         chat_where.append(chat_t.c.table_id == flag["table_id"])
-    chat = _rows(
+    chat = rows_of(
         engine,
         select(chat_t)
         .where(chat_t.c.ts.between(start, end), or_(*chat_where))
@@ -52,7 +53,7 @@ def flag_context(
     event_where = [events_t.c.player_id.in_(players)]
     if flag["table_id"]:
         event_where.append(events_t.c.table_id == flag["table_id"])
-    table_events = _rows(
+    table_events = rows_of(
         engine,
         select(events_t)
         .where(events_t.c.ts.between(start, end), or_(*event_where))
@@ -72,7 +73,7 @@ def flag_context(
     if hand_where:
         hands = [
             row["body"]
-            for row in _rows(
+            for row in rows_of(
                 engine, select(hands_t).where(or_(*hand_where)).order_by(hands_t.c.started_at)
             )
         ][:limit]
