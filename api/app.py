@@ -45,6 +45,7 @@ def create_app(
         title="railbird",
         summary="Trust-and-safety flags, restrictions and investigations for online poker.",
         version="0.1.0",
+        responses=problems.ERRORS,
     )
     app.state.engine = engine
     app.state.keyring = KeyRing(api_keys)

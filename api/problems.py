@@ -7,9 +7,51 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 PROBLEM = "application/problem+json"
+
+
+class Problem(BaseModel):
+    """An error, as every route answers one (RFC 9457 problem details)."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    instance: str
+    errors: list[dict[str, str]] | None = Field(
+        default=None, description="for a 422: each field at fault (`where`) and the `problem`"
+    )
+
+    model_config = {
+        "json_schema_extra": {
+            "examples": [
+                {
+                    "type": "about:blank",
+                    "title": "Forbidden",
+                    "status": 403,
+                    "detail": "role 'chat_service' may not use this endpoint (needs one of: ...)",
+                    "instance": "/v1/flags",
+                }
+            ]
+        }
+    }
+
+
+def _documented(description: str) -> dict[str, Any]:
+    return {"model": Problem, "description": description, "content": {PROBLEM: {}}}
+
+
+# Documented on every route (`FastAPI(responses=...)`): what any of them may answer.
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: _documented("a parameter that is not ours (a cursor, a session id) or is missing"),
+    401: _documented("no X-API-Key header, or an unknown key"),
+    403: _documented("the key's role may not use this route"),
+    413: _documented("a body over 64 KiB"),
+    422: _documented("a field that fails validation: `errors` names each"),
+}
 
 
 def problem(status: int, title: str, detail: str, instance: str, **extra: Any) -> JSONResponse:

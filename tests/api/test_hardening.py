@@ -83,3 +83,18 @@ def test_a_wrong_method_is_a_405_with_allow(client: TestClient) -> None:
     assert response.status_code == 405
     assert "GET" in response.headers["allow"]
     assert response.headers["content-type"].startswith("application/problem+json")
+
+
+def test_the_openapi_schema_documents_the_problems_every_route_may_answer(
+    client: TestClient,
+) -> None:
+    schema = client.get("/openapi.json").json()
+    assert "Problem" in schema["components"]["schemas"]
+    for path, methods in schema["paths"].items():
+        if not path.startswith("/v1/"):
+            continue
+        for method, operation in methods.items():
+            for status in ("401", "403", "413", "422"):
+                answer = operation["responses"].get(status)
+                assert answer is not None, f"{method.upper()} {path} does not document {status}"
+                assert "application/problem+json" in answer["content"], (method, path, status)
