@@ -41,7 +41,7 @@ def show(request: Request, _: Reader) -> PolicyOut:
     return _out(watch)
 
 
-@router.post("/reload", response_model=PolicyOut, responses={422: {"description": "bad file"}})
+@router.post("/reload", response_model=PolicyOut)
 def reload(request: Request, _: Admin) -> PolicyOut:
     """Re-read the policy file now. A file that fails its check is a 422 naming the line, and
     the policy in force stays. Role: `admin`. (Workers re-read a changed file on their own.)"""
