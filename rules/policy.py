@@ -35,7 +35,12 @@ class Offence:
 
     @classmethod
     def of(cls, flag: Flag, player_id: str, medium: str = "text") -> Offence:
+        """`medium` is the raising event's message kind; a flag whose evidence is a SnapCam
+        broadcast (in-hand influence is found when the hand's outcome is known) is SnapCam's
+        whatever event raised it."""
         finding = flag.finding
+        if finding.evidence.kind.startswith("snapcam"):
+            medium = "snapcam"
         return cls(flag.flag_id, finding.category, finding.severity, finding.ts, player_id, medium)
 
 
