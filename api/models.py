@@ -47,7 +47,9 @@ class ReviewIn(BaseModel):
 
     decision: Literal["confirm", "dismiss", "escalate"]
     note: str = Field(min_length=3, max_length=2000)
-    version: StrictInt = Field(ge=0, description="the flag's `review_version` as read")
+    version: StrictInt = Field(
+        ge=0, le=2**31 - 1, description="the flag's `review_version` as read"
+    )
 
     model_config = {
         "json_schema_extra": {

@@ -33,7 +33,9 @@ from railbird.store import schema
 
 log = logging.getLogger(__name__)
 
-OVERLAP = timedelta(seconds=5)
+# Rows written this long before the newest one seen are read again: a transaction that committed
+# late, or a writer whose clock runs behind, is still seen (at the price of re-reading them).
+OVERLAP = timedelta(seconds=60)
 
 
 class RestrictionCache:
@@ -66,13 +68,14 @@ class RestrictionCache:
         return time.monotonic() - self._loaded_at
 
     def __len__(self) -> int:
-        return sum(len(rs) for rs in self._by_player.values())
+        return sum(len(rs) for rs in list(self._by_player.values()))  # a copy: never mid-change
 
     # ---- writers ----------------------------------------------------------------------------
 
     def note(self, changed: Restriction) -> None:
         """A restriction this process just applied or lifted: in force (or gone) at once."""
-        self._merge([changed], datetime.now(UTC))
+        with self._lock:
+            self._merge([changed], datetime.now(UTC))
 
     def start(self) -> None:
         """Refresh in the background every `refresh` seconds until `stop`."""

@@ -112,12 +112,18 @@ def export(
     return StreamingResponse(_csv(detail), media_type="text/csv", headers=headers)
 
 
+def _cell(value: str) -> str:
+    """A CSV cell a spreadsheet will not run: chat text starting with = + - @ (or a tab or
+    carriage return) is prefixed with a quote (OWASP's CSV-injection advice)."""
+    return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
 def _csv(detail: dict[str, Any]) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(("kind", "ts", "who", "what"))
     for row in export_rows(detail):
-        writer.writerow(row)
+        writer.writerow([_cell(value) for value in row])
         if buffer.tell() > 64 * 1024:
             yield buffer.getvalue()
             buffer.seek(0)

@@ -26,6 +26,7 @@ from railbird.store import schema
 SESSION_GAP = timedelta(minutes=30)
 MAX_SESSIONS = 500
 MAX_ROWS = 5000  # of each kind in one session
+MAX_HANDS_READ = 20_000  # hands read to build one listing (narrow it with since / until)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +86,7 @@ def list_sessions(
         query = query.where(h.ended_at >= since)
     if until:
         query = query.where(h.started_at < until)
-    query = query.order_by(hp.player_id, h.table_id, h.started_at)
+    query = query.order_by(hp.player_id, h.table_id, h.started_at).limit(MAX_HANDS_READ)
     with engine.connect() as conn:
         hands = conn.execute(query).all()
     sessions = list(_group(hands))

@@ -1,17 +1,20 @@
-"""The Kafka benchmark's timed runs: the chat workload, raw consume, one `railbird run` worker.
+"""The Kafka benchmark's timed runs: the simulator's mixed traffic, `railbird scan --store` (the
+baseline), raw consume, one `railbird run` worker.
 
 `bench.kafka_bench` composes them into the report; the rates come with the CPU that produced
-them (every process of the worker), since on a small machine CPU, not wall time, is what a
-second stage or another worker competes for.
+them (every process of the worker; the scan's child process), since on a small machine CPU,
+not wall time, is what a second stage or another worker competes for.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import re
 import signal
 import subprocess
 import time
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -20,12 +23,13 @@ from typing import Any
 import orjson
 from kafka import KafkaConsumer, TopicPartition
 
+from railbird.ingest.decode import RawRecord
 from railbird.ingest.kafka.clients import make_producer
-from railbird.ingest.kafka.codec import event_key
+from railbird.ingest.kafka.producer import produce_records
 from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.rules.flags import format_ts
 from railbird.sim.config import SimConfig
-from railbird.sim.run import simulate
+from railbird.sim.run import simulate, write_simulation
 from tests.integration.net import free_port, scrape_metrics
 from tests.integration.procs import tree_cpu_seconds, tree_rss_mib
 from tests.integration.topics import prefixed_settings
@@ -35,8 +39,50 @@ RAILBIRD = REPO / ".venv" / "bin" / "railbird"
 PARTITIONS = 6
 
 
+# The simulator's day, sized to ~60,000 events of every kind (61,471 at seed 5: 15.6k chat,
+# 32.9k table events, 13.0k hand histories): five tournaments of 180 (bounty ones among them,
+# with their collusion teams) and six cash tables over three hours, with the injected
+# violations and hard negatives of `railbird simulate`.
+TRAFFIC = SimConfig(seed=5, tournaments=5, cash_tables=6, hours=3.0, players_per_tournament=180)
+
+
+@dataclass(frozen=True)
+class Traffic:
+    """A simulated day written to `path` (what `railbird scan` reads), and its lines."""
+
+    path: Path
+    lines: list[bytes]  # one contract event each, in file order (what `railbird produce` sends)
+    events: list[dict[str, Any]]
+
+    @property
+    def by_type(self) -> Counter[str]:
+        return Counter(str(e["type"]) for e in self.events)
+
+
+def mixed_traffic(workdir: Path, config: SimConfig = TRAFFIC) -> Traffic:
+    """`railbird simulate`'s output for `config`: chat, table events and hand histories."""
+    path = workdir / "events.jsonl"
+    write_simulation(config, path, workdir / "truth.jsonl")
+    lines = [line.rstrip() for line in path.read_bytes().splitlines() if line.strip()]
+    return Traffic(path, lines, [orjson.loads(line) for line in lines])
+
+
+# Plain table-talk words for `with_distinct_texts` (written for this benchmark).
+_FILLER_TEXT = """
+    the a and but so then now again today tonight really just still maybe sure okay ok yes no
+    nice good great bad lucky unlucky sick cooler wow lol haha hmm well oh man guys all you me
+    we they this that there here what why how when who call fold raise check bet shove jam
+    limp flop turn river board pot hand hands stack chips blinds ante level break table seat
+    button dealer cards pair set straight flush kings queens aces jacks tens suited gutshot
+    draw outs odds read tell bluff value tilt run deep short big small early late final push
+    time bank think sorry thanks ty np gl gg nh wp vnh brb back home coffee tea late night
+"""
+_FILLER = tuple(_FILLER_TEXT.split())
+
+
 def chat_messages(count: int, seed: int) -> list[dict[str, Any]]:
-    """Realistic chat (with the simulator's violations), repeated with fresh ids up to `count`."""
+    """Realistic chat (with the simulator's violations), repeated with fresh ids up to `count`:
+    the chat corpus the codec and store tests read (the benchmark itself runs mixed traffic)."""
     config = SimConfig(
         seed=seed, tournaments=2, cash_tables=4, hours=2.0, players_per_tournament=90
     )
@@ -58,21 +104,12 @@ def chat_messages(count: int, seed: int) -> list[dict[str, Any]]:
     return out[:count]
 
 
-# Plain table-talk words for `with_distinct_texts` (written for this benchmark).
-_FILLER_TEXT = """
-    the a and but so then now again today tonight really just still maybe sure okay ok yes no
-    nice good great bad lucky unlucky sick cooler wow lol haha hmm well oh man guys all you me
-    we they this that there here what why how when who call fold raise check bet shove jam
-    limp flop turn river board pot hand hands stack chips blinds ante level break table seat
-    button dealer cards pair set straight flush kings queens aces jacks tens suited gutshot
-    draw outs odds read tell bluff value tilt run deep short big small early late final push
-    time bank think sorry thanks ty np gl gg nh wp vnh brb back home coffee tea late night
-"""
-_FILLER = tuple(_FILLER_TEXT.split())
+def _when(event: dict[str, Any]) -> datetime:
+    return datetime.fromisoformat(str(event["ts"]).replace("Z", "+00:00"))
 
 
 def with_distinct_texts(messages: list[dict[str, Any]], seed: int) -> list[dict[str, Any]]:
-    """The same messages, each text made (nearly always) unique by three plain words appended.
+    """The same events, each chat text made (nearly always) unique by three plain words appended.
 
     The simulator's chat repeats itself (about a thousand distinct texts in 60,000 messages),
     so the detectors' per-text caches hit far more often than on a real room's chat; this
@@ -84,34 +121,36 @@ def with_distinct_texts(messages: list[dict[str, Any]], seed: int) -> list[dict[
     out: list[dict[str, Any]] = []
     for m in messages:
         text = m.get("text")
-        if isinstance(text, str) and text:
+        if m.get("type") == "chat" and isinstance(text, str) and text:
             m = {**m, "text": f"{text} {' '.join(rng.choices(_FILLER, k=3))}"}
         out.append(m)
     return out
-
-
-def _when(event: dict[str, Any]) -> datetime:
-    return datetime.fromisoformat(event["ts"])
 
 
 def settings_for(bootstrap: str, prefix: str) -> KafkaSettings:
     return prefixed_settings(bootstrap, prefix, PARTITIONS)
 
 
-def produce(settings: KafkaSettings, messages: list[dict[str, Any]]) -> float:
+def produce(settings: KafkaSettings, lines: list[bytes]) -> float:
+    """Every line to its type's topic with the contract's key and its sequence header, as
+    `railbird produce` sends a file (`produce_records`); records/s."""
     producer = make_producer(settings)
-    started = time.perf_counter()
-    for m in messages:
-        producer.send(settings.chat_topic, key=event_key(m), value=orjson.dumps(m))
-    producer.flush()
-    seconds = time.perf_counter() - started
-    producer.close()
-    return len(messages) / seconds
+    try:
+        report = produce_records(
+            (RawRecord("bench", f"line {n}", line) for n, line in enumerate(lines, 1)),
+            settings,
+            producer,
+        )
+    finally:
+        producer.close()
+    if report.failed or report.skipped or report.total != len(lines):
+        raise RuntimeError(f"produce: {report.summary()}")
+    return report.per_second
 
 
 def raw_consume(settings: KafkaSettings, count: int) -> Rate:
     consumer = KafkaConsumer(bootstrap_servers=settings.bootstrap_servers, max_poll_records=2000)
-    tps = [TopicPartition(settings.chat_topic, p) for p in range(PARTITIONS)]
+    tps = input_partitions(settings)
     consumer.assign(tps)
     consumer.seek_to_beginning(*tps)
     got = 0
@@ -154,20 +193,33 @@ def start_worker(settings: KafkaSettings, workdir: Path, port: int, *args: str) 
     )
 
 
-def committed(settings: KafkaSettings, consumer: KafkaConsumer) -> int:
-    """Chat records the worker's group has committed: stored, flags flushed, offsets durable."""
-    tps = [TopicPartition(settings.chat_topic, p) for p in range(PARTITIONS)]
+def input_partitions(settings: KafkaSettings) -> list[TopicPartition]:
+    return [TopicPartition(t, p) for t in settings.input_topics for p in range(PARTITIONS)]
+
+
+def offences_partitions(settings: KafkaSettings) -> list[TopicPartition]:
+    return [TopicPartition(settings.offences_topic_name, p) for p in range(PARTITIONS)]
+
+
+def committed(consumer: KafkaConsumer, tps: list[TopicPartition]) -> int:
+    """Records the consumer's group has committed on `tps`: stored, outputs flushed, offsets
+    durable."""
     return sum(consumer.committed(tp) or 0 for tp in tps)
 
 
 def stages_of(settings: KafkaSettings) -> dict[str, str]:
-    """The stages a worker with `settings` runs, each with its consumer group (a stage without
-    detectors is not run: `RAILBIRD_KAFKA_DETECTORS=none` runs the table stage alone)."""
+    """The input stages a worker with `settings` runs, each with its consumer group (a stage
+    without detectors is not run: `RAILBIRD_KAFKA_DETECTORS=none` runs the table stage alone)."""
     groups = {"tables": settings.group_id, "site": settings.site_group_id}
     chosen = list(groups) if settings.stage == "all" else [settings.stage]
     if settings.detectors == "none":
         chosen = chosen[:1]
     return {stage: groups[stage] for stage in chosen}
+
+
+def escalates(settings: KafkaSettings) -> bool:
+    """Whether the worker runs the escalation stage (which decides the actions) too."""
+    return settings.stage in ("all", "escalation")
 
 
 @dataclass(frozen=True)
@@ -178,22 +230,48 @@ class Rate:
     cpu_us_per_event: float  # both stages and their store writers, start-up excluded
     cores: float  # CPU seconds per wall second over the timed span
     peak_rss_mib: float = 0.0  # the worker's processes together, sampled while it ran
+    # CPU that processes outside this benchmark (its broker, workers and scans are inside)
+    # used on the machine meanwhile, per second: another job's share of the cores.
+    others_cores: float = 0.0
+
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def outside_cpu_seconds() -> float:
+    """The machine's busy CPU time (user, nice, system, irq, softirq) minus this benchmark's
+    own: this process, its finished children (`cutime`, `cstime`) and its live descendants
+    (the broker, a running worker's processes). Differences of it over a span are what
+    other jobs took from the cores meanwhile."""
+    cpu = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8]
+    user, nice, system, _idle, _iowait, irq, softirq = (int(x) for x in cpu)
+    fields = Path(f"/proc/{os.getpid()}/stat").read_text().rsplit(")", 1)[1].split()
+    own = sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
+    live = tree_cpu_seconds(os.getpid()) - (int(fields[11]) + int(fields[12])) / _TICKS
+    return (user + nice + system + irq + softirq - own) / _TICKS - live
 
 
 def worker_rate(settings: KafkaSettings, workdir: Path, count: int, *args: str) -> Rate:
     """Events/s from the first processed record to the last one *committed* (so stored: the
     store runs in its own process and may trail the worker's processing by a few batches),
-    by every stage the worker runs: each of them reads every record."""
+    by every stage the worker runs: each input stage reads every record, and the escalation
+    stage (when it runs) has then committed, so stored its actions, every offence and mark
+    the input stages had sent by the time they were done."""
     port = free_port()
     worker = start_worker(settings, workdir, port, *args)
     stages = stages_of(settings)
-    groups = {
-        stage: KafkaConsumer(
-            bootstrap_servers=settings.bootstrap_servers, group_id=group, enable_auto_commit=False
+    inputs = input_partitions(settings)
+
+    def group(name: str) -> KafkaConsumer:
+        return KafkaConsumer(
+            bootstrap_servers=settings.bootstrap_servers, group_id=name, enable_auto_commit=False
         )
-        for stage, group in stages.items()
-    }
-    first: tuple[float, float, float] | None = None  # wall time, records done, CPU seconds
+
+    groups = {stage: group(name) for stage, name in stages.items()}
+    escalation = group(settings.escalation_group_id) if escalates(settings) else None
+    offences_end: dict[TopicPartition, int] | None = None
+    # wall time, records done, CPU seconds, others' CPU seconds
+    first: tuple[float, float, float, float] | None = None
     peak = 0.0
     try:
         while True:
@@ -209,12 +287,19 @@ def worker_rate(settings: KafkaSettings, workdir: Path, count: int, *args: str) 
             now = time.perf_counter()
             peak = max(peak, tree_rss_mib(worker.pid))
             if done and first is None:
-                first = (now, done, tree_cpu_seconds(worker.pid))
-            if (
+                first = (now, done, tree_cpu_seconds(worker.pid), outside_cpu_seconds())
+            finished = (
                 done >= count
                 and first is not None
-                and all(committed(settings, g) >= count for g in groups.values())
-            ):
+                and all(committed(g, inputs) >= count for g in groups.values())
+            )
+            if finished and escalation is not None:
+                if offences_end is None:
+                    offences_end = escalation.end_offsets(offences_partitions(settings))
+                finished = all(
+                    (escalation.committed(tp) or 0) >= end for tp, end in offences_end.items()
+                )
+            if finished and first is not None:
                 seconds, cpu = time.perf_counter() - first[0], tree_cpu_seconds(worker.pid)
                 events = count - first[1]
                 spent = cpu - first[2]
@@ -223,12 +308,57 @@ def worker_rate(settings: KafkaSettings, workdir: Path, count: int, *args: str) 
                         f"the worker had done all {count} records by the first sample: too few "
                         f"to time (use more messages)"
                     )
-                return Rate(events / seconds, spent / events * 1e6, spent / seconds, peak)
+                others = (outside_cpu_seconds() - first[3]) / seconds
+                return Rate(events / seconds, spent / events * 1e6, spent / seconds, peak, others)
             if worker.poll() is not None:
                 raise RuntimeError(f"worker exited: {(workdir / 'worker.log').read_text()[-2000:]}")
             time.sleep(0.05 if done < count else 0.01)
     finally:
-        for group in groups.values():
-            group.close(autocommit=False)
+        for consumer in [*groups.values(), *([escalation] if escalation else [])]:
+            consumer.close(autocommit=False)
         worker.send_signal(signal.SIGTERM)
         worker.wait(60)
+        (workdir / "store.db").unlink(missing_ok=True)
+
+
+_SCAN_SUMMARY = re.compile(r"(\d+) events \(\d+ rejected\) in ([\d.]+) s")
+
+
+@dataclass(frozen=True)
+class ScanRun:
+    """`railbird scan --store` timed from outside: `rate` over the command's whole wall time
+    (start-up, migrations and the last flush included) and its CPU; `loop_seconds` is what
+    the scan itself reports for its loop (decode -> pipeline -> store), start-up excluded."""
+
+    rate: Rate
+    wall_seconds: float
+    loop_seconds: float
+
+
+def scan_store(events: Path, workdir: Path, count: int) -> ScanRun:
+    """`railbird scan EVENTS --store` into a fresh SQLite file (flags and actions to files)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    db = workdir / "scan.db"
+    env = {**os.environ, "RAILBIRD_DATABASE_URL": f"sqlite:///{db}"}
+    command = [str(RAILBIRD), "scan", str(events), "--store"]
+    command += ["--out", str(workdir / "flags.jsonl"), "--actions", str(workdir / "actions.jsonl")]
+    log = workdir / "scan.log"
+    started, outside = time.perf_counter(), outside_cpu_seconds()
+    with log.open("wb") as err:
+        scan = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        # wait4: this child's own CPU and peak RSS (RUSAGE_CHILDREN would mix in the workers).
+        _pid, status, usage = os.wait4(scan.pid, 0)
+    seconds = time.perf_counter() - started
+    others = (outside_cpu_seconds() - outside) / seconds
+    scan.returncode = os.waitstatus_to_exitcode(status)
+    db.unlink(missing_ok=True)
+    stderr = log.read_text()
+    if scan.returncode != 0:
+        raise RuntimeError(f"railbird scan failed ({scan.returncode}): {stderr[-2000:]}")
+    summary = stderr.strip().splitlines()[-1]
+    match = _SCAN_SUMMARY.search(summary)
+    if match is None or int(match.group(1)) != count:
+        raise RuntimeError(f"unexpected scan summary (expected {count} events): {summary}")
+    cpu = usage.ru_utime + usage.ru_stime
+    rate = Rate(count / seconds, cpu / count * 1e6, cpu / seconds, usage.ru_maxrss / 1024, others)
+    return ScanRun(rate, seconds, float(match.group(2)))

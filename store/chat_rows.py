@@ -73,7 +73,7 @@ def redact_name(name: str | None) -> str | None:
 def redact_extra(extra: dict[str, Any]) -> dict[str, Any]:
     """Unknown extra fields with personal data redacted in every string, and every number of
     `LONG_NUMBER_DIGITS` digits or more replaced, however deeply nested."""
-    return {str(k): _redact_value(v) for k, v in extra.items()}
+    return {redact_text(str(k)): _redact_value(v) for k, v in extra.items()}
 
 
 def _redact_value(value: Any) -> Any:

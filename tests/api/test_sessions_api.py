@@ -62,3 +62,11 @@ def test_sessions_are_for_investigators_and_ids_are_checked(client: TestClient) 
     assert client.get("/v1/sessions", headers=auth("investigator")).status_code == 400
     assert client.get("/v1/sessions/s-bogus", headers=auth("investigator")).status_code == 404
     assert client.get("/v1/sessions/nope", headers=auth("admin")).status_code == 404
+
+
+def test_export_cells_cannot_run_as_spreadsheet_formulas() -> None:
+    from railbird.api.routes_sessions import _cell
+
+    assert _cell('=HYPERLINK("http://x")') == '\'=HYPERLINK("http://x")'
+    assert _cell("+1") == "'+1" and _cell("@SUM(A1)") == "'@SUM(A1)"
+    assert _cell("nice hand") == "nice hand"
