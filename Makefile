@@ -57,7 +57,7 @@ pg-up:
 pg-down:
 	scripts/postgres.sh down
 
-bench: bench-scan bench-chat bench-kafka bench-store
+bench: bench-scan bench-chat bench-kafka bench-store bench-api
 
 bench-scan: install
 	$(BIN)/python -m bench.scan_bench

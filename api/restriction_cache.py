@@ -3,9 +3,10 @@
 Why: the chat check answers in milliseconds, so it may not wait on the database. It once
 reloaded every active restriction inside a request once a second, under a lock: 373 ms with
 50,000 active mutes, and p99 went from 5.6 to 847 ms. Now a background thread reads only the
-rows written since its last read (`actions.changed_at`, set by every writer: the rules' store
-writes, an analyst's apply or lift), re-reading an `OVERLAP` before that so a transaction that
-committed late is still seen, and a full reload every `full_every` seconds is the safety net.
+rows written since its last read began (`actions.changed_at`, set by every writer: the rules'
+store writes, an analyst's apply or lift), less an `OVERLAP` so a transaction that committed a
+little late, or a writer whose clock is a little behind, is still seen; a full reload every
+`full_every` seconds is the safety net.
 Readers take one dict lookup; each player's restrictions are a tuple replaced whole, so a
 reader never sees one half-updated.
 
@@ -33,9 +34,11 @@ from railbird.store import schema
 
 log = logging.getLogger(__name__)
 
-# Rows written this long before the newest one seen are read again: a transaction that committed
-# late, or a writer whose clock runs behind, is still seen (at the price of re-reading them).
-OVERLAP = timedelta(seconds=60)
+# Rows written this long before the newest one seen are read again, so a transaction that
+# committed late, or a writer whose clock runs a little behind, is still seen; the price is
+# re-reading them every refresh (60 s made each refresh re-read a whole minute of writes: 50,000
+# mutes written at once were re-read every second for a minute, docs/benchmarks-api.md).
+OVERLAP = timedelta(seconds=5)
 
 
 class RestrictionCache:
@@ -44,7 +47,9 @@ class RestrictionCache:
         self.refresh = refresh
         self.full_every = full_every
         self._by_player: dict[str, tuple[Restriction, ...]] = {}
-        self._seen_up_to: datetime | None = None  # newest `changed_at` read so far
+        # When the last successful read began (this process's clock): the next one reads the
+        # rows written since, less `OVERLAP`.
+        self._read_from: datetime | None = None
         self._loaded_at = float("-inf")  # monotonic time of the last successful read
         self._full_at = float("-inf")
         self._lock = threading.Lock()  # one refresh at a time (thread or `refresh_now`)
@@ -96,7 +101,7 @@ class RestrictionCache:
         with self._lock:
             now = datetime.now(UTC)
             try:
-                if time.monotonic() - self._full_at >= self.full_every or self._seen_up_to is None:
+                if time.monotonic() - self._full_at >= self.full_every or self._read_from is None:
                     self._full_reload(now)
                 else:
                     self._incremental(now)
@@ -112,19 +117,18 @@ class RestrictionCache:
 
     def _full_reload(self, now: datetime) -> None:
         started = time.monotonic()
-        newest = self._newest_change()
         by_player: dict[str, list[Restriction]] = {}
         for r in active_restrictions(self.engine, now):
             by_player.setdefault(r.player_id, []).append(r)
         self._by_player = {player: tuple(rs) for player, rs in by_player.items()}
-        self._seen_up_to = newest or now
+        self._read_from = now
         self._full_at = time.monotonic()
         log.info(
             "restriction cache: full reload of %d in %.3f s", len(self), time.monotonic() - started
         )
 
     def _incremental(self, now: datetime) -> None:
-        since = self._seen_up_to
+        since = self._read_from
         assert since is not None
         a = schema.actions.c
         query = select(schema.actions).where(
@@ -134,19 +138,7 @@ class RestrictionCache:
             changed = [restriction(row) for row in conn.execute(query)]
         if changed:
             self._merge(changed, now)
-            newest = max((r.changed_at for r in changed if r.changed_at is not None), default=None)
-            if newest is not None and newest > since:
-                self._seen_up_to = newest
-
-    def _newest_change(self) -> datetime | None:
-        query = (
-            select(schema.actions.c.changed_at)
-            .order_by(schema.actions.c.changed_at.desc())
-            .limit(1)
-        )
-        with self.engine.connect() as conn:
-            found = conn.execute(query).scalar()
-        return None if found is None else _utc(found)
+        self._read_from = now
 
     def _merge(self, changed: Iterable[Restriction], now: datetime) -> None:
         by_player = self._by_player
@@ -159,7 +151,3 @@ class RestrictionCache:
                 by_player[r.player_id] = tuple(kept)
             else:
                 by_player.pop(r.player_id, None)
-
-
-def _utc(when: datetime) -> datetime:
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
