@@ -84,11 +84,16 @@ def run_worker(args: argparse.Namespace) -> int:
 
 
 def _escalation_sources(settings: KafkaSettings, detectors: list[Detector]) -> list[str]:
-    """What each ladder waits for: every input partition's table stage, and the site stage
-    when any site detector runs (wherever it runs)."""
-    return escalation_sources(
-        input_partitions(settings), site=bool(stage_detectors(detectors, "site"))
-    )
+    """What each ladder waits for: every input partition's table stage when any table detector
+    runs, and the site stage when any site detector does (wherever they run)."""
+    partitions = input_partitions(settings)
+    if partitions == 0:
+        raise BrokerUnreachable(
+            f"input topic {settings.chat_topic!r} does not exist (create it first)"
+        )
+    # No detector at all: the table stage still runs (the framework alone, for the benchmark).
+    tables = partitions if stage_detectors(detectors, "tables") or not detectors else 0
+    return escalation_sources(tables, site=bool(stage_detectors(detectors, "site")))
 
 
 def _migrate() -> None:

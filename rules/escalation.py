@@ -48,6 +48,21 @@ SEEN_MEMORY = timedelta(days=2)
 Place = tuple[str, str, int]  # the raising event's type and id, the flag's place among its flags
 
 
+def place_of(event_type: str, event_id: str, detector: str, index: int) -> Place:
+    """Where an offence stands among the flags one event raised, as `scan` orders them: by the
+    detector's place in the registry (the pipeline runs them in that order), then by its place
+    among that detector's flags. Not by its place in one stage's outcome: two stages raising
+    flags on one event would then both count from 0."""
+    return (event_type, event_id, detector_rank(detector) * 1000 + index)
+
+
+def detector_rank(detector: str) -> int:
+    from railbird.detectors.registry import DETECTOR_TYPES  # the registry builds on rules
+
+    ranks = {t.name: n for n, t in enumerate(DETECTOR_TYPES)}
+    return ranks.get(detector, len(ranks))
+
+
 @dataclass(frozen=True, slots=True)
 class Raised:
     """An offence with where it was raised: the event time and place that order it."""
@@ -112,11 +127,15 @@ class Escalation:
         return []
 
     def mark(self, source: str, until: datetime) -> list[Action]:
-        """A source's new mark (its latest word counts, even if earlier: a restarted source
-        holds what it may send again); returns the actions it lets through."""
+        """A source's new mark (a later one, or `HOLD` from a source starting over, whose next
+        marks count from scratch); returns the actions it lets through."""
         if source not in self.sources:
             return []
-        self.marks[source] = until
+        previous = self.marks.get(source)
+        if until == HOLD or previous is None or until > previous or previous == HOLD:
+            self.marks[source] = until
+        # else: a mark never moves back (a record its source processed out of order is
+        # counted late when its offence comes), except to HOLD: a source starting over.
         return self._release()
 
     def _release(self) -> list[Action]:

@@ -13,6 +13,7 @@ from datetime import datetime
 
 import orjson
 
+from railbird.detectors.findings import CATEGORIES, SEVERITY_RANK
 from railbird.ingest.decode import RawRecord
 from railbird.rules.actions import Action
 from railbird.rules.escalation import Raised
@@ -105,8 +106,10 @@ def read_offence_record(value: bytes | None) -> Raised | tuple[str, datetime]:
             str(data["player_id"]),
             str(data.get("medium", "text")),
         )
+        if offence.severity not in SEVERITY_RANK or offence.category not in CATEGORIES:
+            raise ValueError(f"unknown severity or category in {offence}")
         return Raised(offence, _aware(data["at"]), (str(kind), str(event_id), int(index)))
-    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, OverflowError) as exc:
         raise OffenceRecordError(f"not an offence or a mark: {exc}") from exc
 
 

@@ -44,7 +44,7 @@ from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.ingest.kafka.snapshots import SnapshotStore
 from railbird.ingest.sink import Sink
 from railbird.rules.actions import Action
-from railbird.rules.escalation import Escalation, Raised
+from railbird.rules.escalation import END, Escalation, Raised
 from railbird.rules.policy import RuleBook
 from railbird.rules.policy_watch import PolicyWatch
 
@@ -132,6 +132,9 @@ class EscalationWorker:
         self._group_checked_at = -GROUP_CHECK_SECONDS
         self._group_done = False
         self._idle_since = time.monotonic()
+        # An END read live in this run: without one, "every commit says done" may be the last
+        # run's, and this run's stages have not spoken yet.
+        self._ended_live = False
 
     # ---- the loop -------------------------------------------------------------------------
 
@@ -188,11 +191,18 @@ class EscalationWorker:
                 log.warning("offences %s offset %d skipped: %s", tp, record.offset, exc)
                 batch.unreadable += 1
                 item = None
-            if isinstance(item, Raised):
-                decided = ladder.offer(item)
-            elif item is not None:
-                decided = ladder.mark(*item)
-            else:
+            try:
+                if isinstance(item, Raised):
+                    decided = ladder.offer(item)
+                elif item is not None:
+                    decided = ladder.mark(*item)
+                    if item[1] == END and not warm:
+                        self._ended_live = True
+                else:
+                    decided = []
+            except Exception:  # one record must not stop the ladders (nor crash-loop them)
+                log.exception("offences %s offset %d could not be decided", tp, record.offset)
+                batch.unreadable += 1
                 decided = []
             if warm:
                 batch.replayed += 1
@@ -315,7 +325,7 @@ class EscalationWorker:
             not o.ladder.complete or o.touched or o.processed < (self._highwater(tp) or 0)
             for tp, o in self._owned.items()
         )
-        if not busy and not self._everything_done():
+        if not busy and (not (self._ended_live or not self._owned) or not self._everything_done()):
             busy = True
         if busy:
             self._idle_since = time.monotonic()

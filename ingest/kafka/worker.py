@@ -69,7 +69,7 @@ from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.ingest.kafka.snapshots import SnapshotStore
 from railbird.ingest.kafka.stages import StageName
 from railbird.rules.actions import Action
-from railbird.rules.escalation import Raised
+from railbird.rules.escalation import Raised, place_of
 from railbird.rules.flags import Flag
 from railbird.rules.pipeline import Pipeline, medium_of
 from railbird.rules.policy import Offence
@@ -498,11 +498,17 @@ class KafkaWorker:
 def _offences(event: AnyEvent, flags: tuple[Flag, ...]) -> list[Raised]:
     """Each flag's offence per player, with the event that raised it (`rules.escalation`)."""
     medium = medium_of(event)
-    return [
-        Raised(Offence.of(flag, player, medium), event.time, (event.type, event.event_id, index))
-        for index, flag in enumerate(flags)
-        for player in flag.player_ids
-    ]
+    seen: Counter[str] = Counter()
+    raised: list[Raised] = []
+    for flag in flags:
+        detector = flag.finding.detector
+        place = place_of(event.type, event.event_id, detector, seen[detector])
+        seen[detector] += 1
+        raised.extend(
+            Raised(Offence.of(flag, player, medium), event.time, place)
+            for player in flag.player_ids
+        )
+    return raised
 
 
 def _done(consumer: Consumer, tp: TopicPartition, end: int) -> bool:

@@ -21,8 +21,8 @@ from railbird.detectors.detector import detector_scope
 from railbird.detectors.events import AnyEvent, event_from_dict
 from railbird.detectors.registry import build_detectors
 from railbird.rules.actions import Action
-from railbird.rules.escalation import END, HOLD, Escalation, Raised
-from railbird.rules.pipeline import Pipeline
+from railbird.rules.escalation import END, HOLD, Escalation, Raised, place_of
+from railbird.rules.pipeline import Pipeline, medium_of
 from railbird.rules.policy import Offence, RuleBook
 from railbird.sim.config import SimConfig
 from tests.builders import at
@@ -87,11 +87,14 @@ def _sent_by_source(events: list[AnyEvent]) -> dict[str, list[Sent]]:
         for scope, pipeline in stages.items():
             source = _source_of(event, scope == "site")
             outcome = pipeline.process(event)
-            for index, flag in enumerate(outcome.flags):
+            seen: dict[str, int] = {}
+            for flag in outcome.flags:
+                detector = flag.finding.detector
+                place = place_of(event.type, event.event_id, detector, seen.get(detector, 0))
+                seen[detector] = seen.get(detector, 0) + 1
                 for player in flag.player_ids:
-                    raised = Raised(
-                        Offence.of(flag, player), event.time, (event.type, event.event_id, index)
-                    )
+                    medium = medium_of(event)
+                    raised = Raised(Offence.of(flag, player, medium), event.time, place)
                     sent[source].append(Sent(_ladder_of(player), raised))
             if i % 50 == 0:  # a flush: every partition hears this source's progress
                 for partition in range(LADDERS):
