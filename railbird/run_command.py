@@ -62,8 +62,8 @@ def run_worker(args: argparse.Namespace) -> int:
         _migrate()  # once, before any stage's store process writes
     try:
         sources = _escalation_sources(settings, detectors) if escalate else None
-    except BrokerUnreachable as exc:
-        print(f"railbird run: {exc}", file=sys.stderr)  # noqa: T201
+    except BrokerUnreachable as exc:  # the first call to the broker: the ladders' layout
+        print(f"railbird run (escalation stage): {exc}", file=sys.stderr)  # noqa: T201
         return 2
     if not by_stage:  # `--stage escalation`
         return run_escalation_stage(args, settings, sources or [])

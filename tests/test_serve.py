@@ -106,6 +106,8 @@ def test_two_server_processes_serve_what_scan_stored_and_stop_on_sigterm(
         if server.poll() is None:
             server.kill()
             server.wait(10)
+        if server.stderr is not None:
+            server.stderr.close()
 
 
 def test_serve_without_keys_says_what_to_set_and_exits_2(tmp_path: Path) -> None:

@@ -40,7 +40,8 @@ def railbird(
 @pytest.mark.parametrize(
     ("args", "prefix"),
     [
-        (("run",), "railbird run (tables stage): "),
+        (("run",), "railbird run (escalation stage): "),
+        (("run", "--stage", "tables", "--no-store"), "railbird run (tables stage): "),
         (("run", "--stage", "site", "--no-store"), "railbird run (site stage): "),
         (("produce", str(EXAMPLES / "events.jsonl")), "railbird produce: "),
     ],
