@@ -26,7 +26,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bench.machine import describe_machine
+from bench.machine import describe_machine, write_report
 from railbird.store import schema
 from railbird.store.database import make_engine, migrate
 
@@ -264,10 +264,7 @@ players when there are restrictions. Target: p99 < 10 ms at 1,000 req/s.
 |---|---|---|---|---|---|---|---|---|
 {rows}
 """
-    old = args.out.read_text() if args.out.exists() else ""
-    reading = old[old.find("\n## Reading it") :] if "\n## Reading it" in old else ""
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(report + reading)
+    write_report(args.out, report)  # the hand-written reading below the table survives
     print(report)
     return 0
 

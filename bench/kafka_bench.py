@@ -64,6 +64,7 @@ from bench.kafka_runs import (
     with_distinct_texts,
     worker_rate,
 )
+from bench.machine import write_report
 from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.sim.config import SimConfig
 from tests.integration.kafka_broker import start_broker
@@ -270,11 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         seconds=args.seconds,
         elapsed=elapsed,
     )
-    # The hand-written reading below the table survives a re-run.
-    old = args.out.read_text() if args.out.exists() else ""
-    reading = old[old.find("\n## Reading it") :] if "\n## Reading it" in old else ""
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(report + reading)
+    write_report(args.out, report)  # the hand-written reading below the table survives
     print(report)
     return 0
 

@@ -24,3 +24,12 @@ def describe_machine() -> str:
         f"{os.cpu_count()} cores ({cpu}){mem}, Python {platform.python_version()}, "
         f"{platform.system()} {platform.release()}"
     )
+
+
+def write_report(out: Path, report: str) -> None:
+    """Write a benchmark's regenerated table to `out`, keeping the hand-written reading below
+    it (everything from "## Reading it" on) from the previous run."""
+    old = out.read_text() if out.exists() else ""
+    reading = old[old.find("\n## Reading it") :] if "\n## Reading it" in old else ""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(report + reading)

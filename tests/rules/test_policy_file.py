@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from railbird.detectors.findings import Category, Evidence, Finding, Severity
-from railbird.rules.flags import Flag
 from railbird.rules.policy import RuleBook
 from railbird.rules.policy_file import (
     PolicyError,
@@ -20,22 +18,7 @@ from railbird.rules.policy_file import (
     parse_policy,
 )
 from railbird.rules.policy_watch import PolicyWatch
-from tests.builders import at
-
-
-def flag(category: Category, t: float, severity: Severity = "medium") -> Flag:
-    return Flag.from_finding(
-        Finding(
-            detector="test",
-            category=category,
-            severity=severity,
-            score=0.9,
-            ts=at(t),
-            player_ids=("p-1",),
-            evidence=Evidence(kind="test", summary="test"),
-            message_ids=(f"m-{t}",),
-        )
-    )
+from tests.rules.test_policy import flag
 
 
 def test_the_shipped_policy_is_the_ladder_the_house_rules_ask_for() -> None:
