@@ -1,13 +1,15 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
 
 from railbird.api.app import create_app
 from railbird.detectors.registry import build_detectors
+from railbird.ingest.decode import RawRecord
 from railbird.ingest.files.jsonl import read_jsonl
 from railbird.ingest.files.scan import scan_records
 from railbird.rules.pipeline import Pipeline
@@ -27,16 +29,21 @@ KEYS = {
 def client(tmp_path: Path) -> Iterator[TestClient]:
     engine = make_engine(f"sqlite:///{tmp_path / 'api.db'}")
     migrate(engine)
+    store_as_scan_does(engine, read_jsonl(EXAMPLES / "events.jsonl"))
+    with TestClient(create_app(engine, KEYS)) as test_client:
+        yield test_client
+    engine.dispose()
+
+
+def store_as_scan_does(engine: Engine, records: Iterable[RawRecord]) -> None:
+    """Run `records` through every detector and the rules into the store, as `scan --store`."""
     scan_records(
-        read_jsonl(EXAMPLES / "events.jsonl"),
+        records,
         Pipeline(build_detectors()),
         None,
         on_reject=lambda r: None,
         sink=StoreSink(StoreWriter(engine)),
     )
-    with TestClient(create_app(engine, KEYS)) as test_client:
-        yield test_client
-    engine.dispose()
 
 
 def auth(role: str) -> dict[str, str]:

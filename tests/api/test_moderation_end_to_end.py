@@ -16,17 +16,14 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from railbird.api.app import create_app
-from railbird.detectors.registry import build_detectors
 from railbird.ingest.decode import RawRecord
-from railbird.ingest.files.scan import scan_records
 from railbird.rules.actions import Action
-from railbird.rules.pipeline import Pipeline
 from railbird.sim.config import SimConfig
 from railbird.sim.run import simulate
 from railbird.store import schema
 from railbird.store.database import make_engine, migrate
-from railbird.store.writer import StoreSink, StoreWriter
-from tests.api.conftest import KEYS, auth
+from railbird.store.writer import StoreWriter
+from tests.api.conftest import KEYS, auth, store_as_scan_does
 
 
 @pytest.fixture(scope="module")
@@ -48,13 +45,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
         for n, (kind, record) in enumerate(simulate(config))
         if kind == "event"
     )
-    scan_records(
-        records,
-        Pipeline(build_detectors()),
-        None,
-        on_reject=lambda r: None,
-        sink=StoreSink(StoreWriter(engine)),
-    )
+    store_as_scan_does(engine, records)
     with TestClient(create_app(engine, KEYS)) as test_client:
         yield test_client
     engine.dispose()
