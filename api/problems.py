@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute
 
 PROBLEM = "application/problem+json"
 
@@ -52,6 +56,30 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     413: _documented("a body over 64 KiB"),
     422: _documented("a field that fails validation: `errors` names each"),
 }
+# Added to every route whose path names something (`document_routes`).
+NOT_FOUND = _documented("nothing with that id")
+
+
+def document_routes(app: FastAPI, routes: Iterable[BaseRoute]) -> None:
+    """Document a 404 on every route with a path parameter (the id it names may not exist),
+    and keep each path's methods for the `Allow` of a 405 (Starlette's names only the first
+    route's, though `/v1/restrictions` has a GET and a POST)."""
+    methods: list[tuple[re.Pattern[str], set[str]]] = []
+    for route in routes:
+        if isinstance(route, APIRoute):
+            if route.param_convertors:
+                route.responses.setdefault(404, NOT_FOUND)
+            methods.append((route.path_regex, set(route.methods or ())))
+    app.state.route_methods = methods
+
+
+def _allowed_methods(request: Request) -> str:
+    path = request.url.path
+    found: set[str] = set()
+    for regex, methods in getattr(request.app.state, "route_methods", ()):
+        if regex.match(path):
+            found |= methods
+    return ", ".join(sorted(found))
 
 
 def problem(status: int, title: str, detail: str, instance: str, **extra: Any) -> JSONResponse:
@@ -78,6 +106,8 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     )
     for name, value in (exc.headers or {}).items():  # 405's Allow, among others
         response.headers[name] = value
+    if exc.status_code == 405:
+        response.headers["Allow"] = _allowed_methods(request) or response.headers.get("Allow", "")
     if exc.status_code == 401:
         response.headers["WWW-Authenticate"] = "APIKey"
     return response

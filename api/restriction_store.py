@@ -17,6 +17,7 @@ from sqlalchemy import Connection, Engine, and_, insert, or_, select, update
 
 from railbird.api.flag_queries import as_utc
 from railbird.store import schema
+from railbird.store.outbox import record_changes
 
 RESTRICTING = ("mute_chat", "chat_ban", "snapcam_ban", "suspend_communication")
 
@@ -121,7 +122,8 @@ def apply_restriction(
     """Restrict a player from `now`, with the audit entry in the same transaction.
 
     Its id comes from kind, player, actor and `now`, not from flags as the rules' ids do. The chat
-    gate is not told: the caller calls its `invalidate`.
+    gate is not told: the caller calls its `invalidate`. The change goes to the outbox in the same
+    transaction (`store.outbox`), for `moderation.actions`.
     """
     key = f"manual|{kind}|{player_id}|{actor}|{now.isoformat()}"
     action_id = "a-" + hashlib.blake2b(key.encode(), digest_size=10).hexdigest()
@@ -157,6 +159,7 @@ def apply_restriction(
             player_id,
             {"action_id": action_id, "kind": kind, "reason": reason},
         )
+        record_changes(conn, [action_id], "applied", now)
     return restriction
 
 
@@ -174,6 +177,7 @@ def lift_restriction(
         if not lifted:
             return None
         audit(conn, actor, "restriction.lift", action_id, {"reason": reason})
+        record_changes(conn, [action_id], "lifted", now)
     return get_restriction(engine, action_id)
 
 

@@ -6,7 +6,6 @@ as the chat log is), of no use to moderating players and needed only to repair t
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
@@ -14,6 +13,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from railbird.api.auth import Principal, require
 from railbird.api.dead_letter_queries import list_dead_letters
 from railbird.api.models import DeadLetterOut, DeadLetterPage
+from railbird.api.query_params import QueryTime
 
 router = APIRouter(prefix="/v1/dead-letters", tags=["operations"])
 Admin = Annotated[Principal, Depends(require())]
@@ -24,7 +24,7 @@ def dead_letters(
     request: Request,
     _: Admin,
     source: Annotated[str | None, Query(description="e.g. `store`, or a file name")] = None,
-    since: Annotated[datetime | None, Query(description="inclusive, RFC 3339")] = None,
+    since: Annotated[QueryTime | None, Query(description="inclusive, RFC 3339")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     cursor: str | None = None,
 ) -> DeadLetterPage:

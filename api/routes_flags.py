@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
@@ -10,6 +9,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from railbird.api.auth import Principal, Role, require
 from railbird.api.flag_queries import FlagFilter, get_flag, list_flags
 from railbird.api.models import FlagOut, FlagPage
+from railbird.api.query_params import QueryTime
 
 router = APIRouter(prefix="/v1/flags", tags=["flags"])
 IdQuery = Annotated[str | None, Query(min_length=1, max_length=64)]
@@ -27,8 +27,8 @@ def flags(
     tournament_id: IdQuery = None,
     hand_id: IdQuery = None,
     detector: IdQuery = None,
-    since: Annotated[datetime | None, Query(description="inclusive, RFC 3339")] = None,
-    until: Annotated[datetime | None, Query(description="exclusive, RFC 3339")] = None,
+    since: Annotated[QueryTime | None, Query(description="inclusive, RFC 3339")] = None,
+    until: Annotated[QueryTime | None, Query(description="exclusive, RFC 3339")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     cursor: Annotated[str | None, Query(max_length=256)] = None,
 ) -> FlagPage:

@@ -100,7 +100,21 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="listen here (default: RAILBIRD_HOST, else 127.0.0.1)")
     serve.add_argument("--port", type=int, help="(default: RAILBIRD_PORT, else 8000)")
     serve.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
+    serve.add_argument(
+        "--no-relay",
+        action="store_true",
+        help="do not relay restriction changes to moderation.actions even when "
+        "RAILBIRD_KAFKA_BOOTSTRAP_SERVERS is set (another process runs `railbird relay`)",
+    )
     serve.set_defaults(handler="railbird.serve_command:run_serve")
+
+    relay = sub.add_parser(
+        "relay",
+        help="send restriction changes (applied, lifted, expired) from the store's outbox "
+        "to moderation.actions",
+    )
+    relay.add_argument("--once", action="store_true", help="send what is pending, then exit")
+    relay.set_defaults(handler="railbird.relay_command:run_relay")
 
     demo = sub.add_parser("demo", help="live simulated traffic -> pipeline -> SQLite -> API")
     demo.add_argument("--port", type=int, help="(default: RAILBIRD_PORT, else 8000)")

@@ -9,12 +9,16 @@ requests in flight finish (at most `GRACE_SECONDS`) before the processes exit.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 import uvicorn
 from pydantic import ValidationError
 
 from railbird.api.settings import ApiSettings
+from railbird.ingest.kafka.clients import BrokerUnreachable, connect_producer
+from railbird.ingest.kafka.outbox_relay import OutboxRelay, RelayThread
+from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.store.database import make_engine, migrate
 
 GRACE_SECONDS = 10
@@ -47,14 +51,39 @@ def run_serve(args: argparse.Namespace) -> int:
         f"railbird serve: http://{host}:{port} ({args.workers} worker(s)); docs at /docs",
         file=sys.stderr,
     )
-    uvicorn.run(
-        "railbird.api.factory:app_from_environment",
-        factory=True,
-        host=host,
-        port=port,
-        workers=args.workers,
-        log_level="info" if args.verbose else "warning",
-        timeout_graceful_shutdown=GRACE_SECONDS,
-        proxy_headers=False,
-    )
+    relay = _relay_thread(settings.database_url) if not getattr(args, "no_relay", False) else None
+    try:
+        uvicorn.run(
+            "railbird.api.factory:app_from_environment",
+            factory=True,
+            host=host,
+            port=port,
+            workers=args.workers,
+            log_level="info" if args.verbose else "warning",
+            timeout_graceful_shutdown=GRACE_SECONDS,
+            proxy_headers=False,
+        )
+    finally:
+        if relay is not None:
+            relay.stop()
     return 0
+
+
+def _relay_thread(database_url: str) -> RelayThread | None:
+    """The outbox relay on a thread of this (supervising) process, when Kafka is configured:
+    one relay for all the server processes."""
+    if not os.environ.get("RAILBIRD_KAFKA_BOOTSTRAP_SERVERS"):
+        return None
+    settings = KafkaSettings()
+    try:
+        producer = connect_producer(settings)
+    except BrokerUnreachable as exc:
+        print(f"railbird serve: not relaying restriction changes: {exc}", file=sys.stderr)  # noqa: T201
+        return None
+    thread = RelayThread(OutboxRelay(make_engine(database_url), producer, settings))
+    thread.start()
+    print(  # noqa: T201
+        f"railbird serve: relaying restriction changes to {settings.actions_topic}",
+        file=sys.stderr,
+    )
+    return thread

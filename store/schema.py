@@ -101,6 +101,8 @@ flags = Table(
     Index("ix_flags_ts", "ts"),
     Index("ix_flags_category_ts", "category", "ts"),
     Index("ix_flags_status_ts", "status", "ts"),
+    # The review queue's order within a severity (`api.review_queries.queue`).
+    Index("ix_flags_queue", "status", "severity", "ts", "flag_id"),
 )
 
 # Every review of a flag, oldest first: its history.
@@ -166,4 +168,21 @@ dead_letters = Table(
     Column("position", String(64), nullable=False),
     Column("reason", Text, nullable=False),
     Column("raw", Text),
+)
+
+# Restriction changes waiting for (or already sent to) `moderation.actions`: written in the
+# transaction of the change, relayed by `ingest.kafka.outbox_relay` (`store.outbox`).
+action_outbox = Table(
+    "action_outbox",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("action_id", String(32), nullable=False),
+    Column("player_id", String(64), nullable=False),
+    Column("change", String(16), nullable=False),
+    Column("expires_at", DateTime(timezone=True)),
+    Column("payload", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("sent_at", DateTime(timezone=True)),
+    Index("ix_action_outbox_unsent", "sent_at", "seq"),
+    Index("ix_action_outbox_action", "action_id", "change"),
 )

@@ -60,7 +60,9 @@ def flag_record(flag: Flag) -> tuple[bytes | None, bytes]:
 
 
 def action_record(action: Action) -> tuple[bytes, bytes]:
-    return action.player_id.encode(), orjson.dumps(action.to_dict())
+    """An action the rules just took: `status` "applied" (the outbox relay sends its later
+    "lifted" and "expired" states, `store.outbox`)."""
+    return action.player_id.encode(), orjson.dumps({**action.to_dict(), "status": "applied"})
 
 
 MARK_KEY = b"~mark"

@@ -81,8 +81,37 @@ def test_field_limits_and_strict_numbers(client: TestClient) -> None:
 def test_a_wrong_method_is_a_405_with_allow(client: TestClient) -> None:
     response = client.delete("/v1/flags", headers=auth("analyst"))
     assert response.status_code == 405
-    assert "GET" in response.headers["allow"]
+    assert response.headers["allow"] == "GET"
     assert response.headers["content-type"].startswith("application/problem+json")
+    # Two routes share this path: the Allow names both methods.
+    both = client.delete("/v1/restrictions", headers=auth("analyst"))
+    assert both.status_code == 405 and both.headers["allow"] == "GET, POST"
+
+
+@pytest.mark.parametrize(
+    ("query", "status", "says"),
+    [
+        ("player=p-1", 400, "unknown query parameter(s) 'player'"),
+        ("category=spam&category=profanity", 400, "'category' given more than once"),
+        ("since=0.5", 422, "RFC 3339"),
+        ("since=1733000000", 422, "RFC 3339"),
+        ("since=2026-12-01T20:00:00Z&category=spam", 200, ""),
+    ],
+)
+def test_query_strings_are_checked_as_strictly_as_bodies(
+    client: TestClient, query: str, status: int, says: str
+) -> None:
+    response = client.get(f"/v1/flags?{query}", headers=auth("analyst"))
+    assert response.status_code == status, response.text
+    if says:
+        assert says in response.json()["detail"]
+
+
+def test_a_route_with_an_id_documents_its_404(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    assert "404" in paths["/v1/flags/{flag_id}"]["get"]["responses"]
+    assert "404" in paths["/v1/sessions/{session_id}/export"]["get"]["responses"]
+    assert "404" not in paths["/v1/flags"]["get"]["responses"]
 
 
 def test_the_openapi_schema_documents_the_problems_every_route_may_answer(

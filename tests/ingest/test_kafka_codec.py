@@ -131,7 +131,8 @@ def test_action_is_keyed_by_its_player() -> None:
     action = Action("a-1", "mute_chat", "p-9", T0, "spam", ("f-1",), timedelta(minutes=10))
     key, value = action_record(action)
     assert key == b"p-9"
-    assert orjson.loads(value)["kind"] == "mute_chat"
+    body = orjson.loads(value)
+    assert body["kind"] == "mute_chat" and body["status"] == "applied"
 
 
 # ---- the event-time merge ------------------------------------------------------------------

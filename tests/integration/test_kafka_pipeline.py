@@ -16,28 +16,34 @@ import signal
 import subprocess
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
+from fastapi.testclient import TestClient
 from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.admin import ConfigResource, ConfigResourceType
 from kafka.errors import KafkaError
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
+from railbird.api.app import create_app
 from railbird.ingest.files.jsonl import read_jsonl
 from railbird.ingest.kafka.clients import make_producer
 from railbird.ingest.kafka.codec import header_dict
 from railbird.ingest.kafka.producer import produce_records
+from railbird.rules.actions import RESTRICTING_KINDS
 from railbird.rules.flags import format_ts
 from railbird.sim.config import ChatRates, SimConfig
 from railbird.sim.run import write_simulation
 from railbird.store import schema
 from railbird.store.database import make_engine
+from tests.api.conftest import KEYS as API_KEYS
+from tests.api.conftest import auth as api_auth
 
 from .net import free_port, scrape_metrics
 from .procs import alive, descendants
@@ -106,7 +112,10 @@ def stream(tmp_path_factory: pytest.TempPathFactory) -> Stream:
 
 
 def _actions(records: Any) -> Actions:
-    return {a["action_id"]: {k: v for k, v in a.items() if k != "action_id"} for a in records}
+    """Each id's last record, without the topic's `status` ("applied" for every action the
+    stream takes; scan writes none)."""
+    skip = ("action_id", "status")
+    return {a["action_id"]: {k: v for k, v in a.items() if k not in skip} for a in records}
 
 
 def assert_same_actions(got: Actions, want: Actions) -> None:
@@ -771,3 +780,101 @@ def test_a_worker_whose_site_stage_dies_stops_cleanly_and_says_so(lane: Lane) ->
     assert "railbird run (tables stage):" in log  # it finished its batch and committed
     # The killed stage's own store writer too: it exits when its parent's pipe closes.
     wait_for(lambda: not any(alive(pid) for pid in family), 30, "no orphan")
+
+
+def test_restriction_changes_reach_the_actions_topic_once_each_through_the_outbox(
+    lane: Lane, tmp_path: Path
+) -> None:
+    """The stream's actions, then an analyst's: a dismissal that lifts a rules' mute, a manual
+    mute lifted, a manual ban whose time runs out; `railbird relay` run twice (the second pass
+    finds nothing new). On the topic: every stored action applied, no record twice, each lift
+    and expiry once. The simulated hour ends now, so some of its mutes are still in force."""
+    events = tmp_path / "recent.jsonl"
+    start = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=95)
+    config = SimConfig(
+        seed=3,
+        tournaments=1,
+        cash_tables=2,
+        hours=1.5,
+        players_per_tournament=45,
+        violation_scale=3.0,
+        start=start,
+    )
+    write_simulation(config, events, tmp_path / "truth.jsonl")
+    lane.produce(events)
+    worker = lane.start_worker("--exit-when-idle", "2")
+    assert _exits(worker, 120) == 0, lane.worker_log(0)[-3000:]
+    engine = make_engine(lane.db_url)
+    with TestClient(create_app(engine, API_KEYS)) as client:
+        mute = next(
+            a
+            for a in lane.stored_actions().items()
+            if a[1]["kind"] == "mute_chat"
+            and len(a[1]["flag_ids"]) == 1
+            and a[1]["expires_at"] > format_ts(datetime.now(UTC) + timedelta(minutes=5))
+        )
+        dismissed = client.post(
+            f"/v1/flags/{mute[1]['flag_ids'][0]}/review",
+            json={"decision": "dismiss", "note": "banter", "version": 0},
+            headers=api_auth("analyst"),
+        )
+        assert dismissed.status_code == 200, dismissed.text
+        assert mute[0] in dismissed.json()["lifted_action_ids"]
+        manual = {}
+        for kind, player in (("mute_chat", "p-manual-1"), ("snapcam_ban", "p-manual-2")):
+            body = {"player_id": player, "kind": kind, "duration_minutes": 60, "reason": "abuse"}
+            applied = client.post("/v1/restrictions", json=body, headers=api_auth("analyst"))
+            assert applied.status_code == 201, applied.text
+            manual[kind] = applied.json()["action_id"]
+        lifted = client.post(
+            f"/v1/restrictions/{manual['mute_chat']}/lift",
+            json={"reason": "appeal upheld"},
+            headers=api_auth("admin"),
+        )
+        assert lifted.status_code == 200, lifted.text
+    with engine.begin() as conn:  # the ban's hour passes
+        conn.execute(
+            update(schema.actions)
+            .where(schema.actions.c.action_id == manual["snapcam_ban"])
+            .values(expires_at=datetime.now(UTC) - timedelta(seconds=1))
+        )
+    for _ in range(2):
+        relayed = subprocess.run(
+            [str(RAILBIRD), "relay", "--once"], env=lane.env(), capture_output=True, timeout=120
+        )
+        assert relayed.returncode == 0, relayed.stderr.decode()
+    records = [orjson.loads(r.value) for r in lane.topic_records(lane.settings.actions_topic)]
+    changes = Counter((r["action_id"], r["status"]) for r in records)
+    stored = lane.stored_actions()
+    applied = {a for a, status in changes if status == "applied"}
+    assert applied == set(stored), "every stored action, the stream's and the analysts', applied"
+    # A rules' action is re-sent, same id, when its flag gets worse (a new state); no record
+    # is ever sent twice, and each lift or expiry once.
+    sent = Counter(orjson.dumps(r, option=orjson.OPT_SORT_KEYS) for r in records)
+    assert not [r for r, n in sent.items() if n > 1], "a record sent twice"
+    later = {c: n for c, n in changes.items() if c[1] != "applied" and n > 1}
+    assert not later, f"changes sent more than once: {later}"
+    assert (mute[0], "lifted") in changes and (manual["mute_chat"], "lifted") in changes
+    assert (manual["snapcam_ban"], "expired") in changes
+    # Every rules' restriction whose time ran out (in the relay's week of look-back) expired.
+    now = datetime.now(UTC)
+    with engine.connect() as conn:
+        rows = conn.execute(select(schema.actions)).mappings().all()
+    ended = {
+        r["action_id"]
+        for r in rows
+        if r["kind"] in RESTRICTING_KINDS
+        and r["lifted_at"] is None
+        and r["expires_at"] is not None
+        and now - timedelta(days=7) < _utc(r["expires_at"]) <= now
+    }
+    assert ended == {a for a, status in changes if status == "expired"}
+    # An upserting consumer (highest revision per id; the stream's own records carry none)
+    # ends with the store's state.
+    latest: dict[str, dict[str, Any]] = {}
+    for r in records:
+        if r.get("revision", 0) >= latest.get(r["action_id"], {}).get("revision", 0):
+            latest[r["action_id"]] = r
+    assert latest[mute[0]]["lifted_at"] is not None
+    assert latest[manual["snapcam_ban"]]["status"] == "expired"
+    engine.dispose()
