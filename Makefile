@@ -5,9 +5,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 SRC    := railbird api ingest store rules detectors sim tests bench
 
-.PHONY: install lint format test test-fast demo kafka-fetch kafka-up kafka-down kafka-status \
+.PHONY: install lint format test test-fast fuzz demo kafka-fetch kafka-up kafka-down kafka-status \
         pg-up pg-down \
-        bench bench-chat bench-kafka bench-scan bench-store bench-api clean
+        bench bench-chat bench-kafka bench-scan bench-store bench-api bench-console clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -33,8 +33,13 @@ format: install
 test: lint
 	$(BIN)/pytest
 
+# Schemathesis over every route with each role's key, 200 cases a route and role (`make test`
+# runs 10 of them).
+fuzz: install
+	RAILBIRD_FUZZ_EXAMPLES=200 $(BIN)/pytest -q tests/api/test_schema_fuzz.py
+
 test-fast: install
-	$(BIN)/pytest -m "not kafka and not postgres"
+	$(BIN)/pytest -m "not kafka and not postgres and not browser"
 
 demo: install
 	$(BIN)/railbird demo
@@ -57,7 +62,7 @@ pg-up:
 pg-down:
 	scripts/postgres.sh down
 
-bench: bench-scan bench-chat bench-kafka bench-store bench-api
+bench: bench-scan bench-chat bench-kafka bench-store bench-api bench-console
 
 bench-scan: install
 	$(BIN)/python -m bench.scan_bench
@@ -74,6 +79,9 @@ bench-kafka: install
 
 bench-api: install
 	$(BIN)/python -m bench.api_bench
+
+bench-console: install
+	$(BIN)/python -m bench.console_bench
 
 bench-store: install
 	$(BIN)/python -m bench.store_rows

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from sqlalchemy import Engine
 
-from railbird.api import metrics as api_metrics
 from railbird.api import (
+    console,
     problems,
     routes_chat,
     routes_dead_letters,
@@ -21,9 +21,11 @@ from railbird.api import (
     routes_review,
     routes_sessions,
 )
+from railbird.api import metrics as api_metrics
 from railbird.api.auth import KeyRing
 from railbird.api.chat_gate import ChatGate
 from railbird.api.guards import RequestGuard
+from railbird.api.query_params import strict_query
 from railbird.detectors.detector import Detector
 from railbird.detectors.registry import build_detectors
 from railbird.rules.policy_watch import PolicyWatch
@@ -46,6 +48,7 @@ def create_app(
         summary="Trust-and-safety flags, restrictions and investigations for online poker.",
         version="0.1.0",
         responses=problems.ERRORS,
+        dependencies=[Depends(strict_query)],
     )
     app.state.engine = engine
     app.state.keyring = KeyRing(api_keys)
@@ -59,7 +62,7 @@ def create_app(
     app.router.add_event_handler("shutdown", gate.stop)
     problems.install(app)
     api_metrics.install(app, gate)
-    for module in (
+    modules = (
         routes_health,
         routes_flags,
         routes_restrictions,
@@ -69,6 +72,9 @@ def create_app(
         routes_chat,
         routes_investigations,
         routes_dead_letters,
-    ):
+    )
+    problems.document_routes(app, [r for m in modules for r in m.router.routes] + app.routes)
+    for module in modules:
         app.include_router(module.router)
+    console.install(app)
     return app

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import Engine, and_, case, insert, or_, select, update
+from sqlalchemy import Engine, and_, insert, or_, select, update
 
 from railbird.api.flag_queries import SEVERITIES, as_utc, flag_dict
 from railbird.api.restriction_store import RESTRICTING, audit
 from railbird.detectors.events import EARLIEST, LATEST
 from railbird.store import schema
+from railbird.store.outbox import record_changes
 
 Decision = Literal["confirm", "dismiss", "escalate"]
 STATUS_OF: dict[str, str] = {
@@ -31,7 +32,6 @@ RULES_ACTOR = "railbird-rules"
 
 _f = schema.flags.c
 # Most severe first: critical 3 ... low 0.
-_RANK: Any = case({s: i for i, s in enumerate(SEVERITIES)}, value=_f.severity, else_=0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,34 +57,41 @@ def queue(
     engine: Engine, flt: QueueFilter, limit: int, cursor: str | None
 ) -> tuple[list[dict[str, Any]], str | None]:
     """One page of flags with `flt.status`, most severe and then oldest first; the cursor for
-    the next page (None: the last). A cursor not issued here is a `ValueError`."""
-    query = select(schema.flags).where(_f.status == flt.status)
+    the next page (None: the last). A cursor not issued here is a `ValueError`.
+
+    Read one severity at a time, most severe first, each in `ix_flags_queue` order (status,
+    severity, ts, id), so a page costs its own rows whatever the backlog: ordering by a rank
+    computed from the severity would sort every open flag on every page."""
+    base = select(schema.flags).where(_f.status == flt.status)
     for column, value in (
         (_f.category, flt.category),
-        (_f.severity, flt.severity),
         (_f.table_id, flt.table_id),
         (_f.tournament_id, flt.tournament_id),
         (_f.detector, flt.detector),
     ):
         if value:
-            query = query.where(column == value)
+            base = base.where(column == value)
     if flt.player_id:
         members = select(schema.flag_players.c.flag_id).where(
             schema.flag_players.c.player_id == flt.player_id
         )
-        query = query.where(_f.flag_id.in_(members))
-    if cursor:
-        rank, ts, flag_id = _decode(cursor)
-        query = query.where(
-            or_(
-                rank > _RANK,
-                and_(rank == _RANK, _f.ts > ts),
-                and_(rank == _RANK, _f.ts == ts, _f.flag_id > flag_id),
-            )
-        )
-    query = query.order_by(_RANK.desc(), _f.ts.asc(), _f.flag_id.asc()).limit(limit + 1)
+        base = base.where(_f.flag_id.in_(members))
+    after: tuple[int, datetime, str] | None = _decode(cursor) if cursor else None
+    rows: list[dict[str, Any]] = []
     with engine.connect() as conn:
-        rows = [flag_dict(r) for r in conn.execute(query)]
+        for rank in range(len(SEVERITIES) - 1, -1, -1):
+            severity = SEVERITIES[rank]
+            if (flt.severity and severity != flt.severity) or (after and rank > after[0]):
+                continue
+            query = base.where(_f.severity == severity)
+            if after and rank == after[0]:
+                _rank, ts, flag_id = after
+                query = query.where(or_(_f.ts > ts, and_(_f.ts == ts, _f.flag_id > flag_id)))
+            wanted = limit + 1 - len(rows)
+            found = conn.execute(query.order_by(_f.ts, _f.flag_id).limit(wanted))
+            rows += [flag_dict(r) for r in found]
+            if len(rows) > limit:
+                break
     following = None
     if len(rows) > limit:
         rows = rows[:limit]
@@ -175,6 +182,7 @@ def _lift_caused(conn: Any, flag_id: str, actor: str, now: datetime) -> list[str
             .where(a.action_id.in_(ids))
             .values(lifted_at=now, lifted_by=actor, changed_at=now)
         )
+        record_changes(conn, ids, "lifted", now)
     return ids
 
 

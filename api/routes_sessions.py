@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -15,6 +14,7 @@ from pydantic import BaseModel
 
 from railbird.api.auth import Principal, Role, require
 from railbird.api.models import Time
+from railbird.api.query_params import QueryTime
 from railbird.api.session_queries import (
     export_rows,
     list_sessions,
@@ -61,8 +61,8 @@ def sessions(
     player_id: IdQuery = None,
     table_id: IdQuery = None,
     tournament_id: IdQuery = None,
-    since: Annotated[datetime | None, Query(description="inclusive, RFC 3339")] = None,
-    until: Annotated[datetime | None, Query(description="exclusive, RFC 3339")] = None,
+    since: Annotated[QueryTime | None, Query(description="inclusive, RFC 3339")] = None,
+    until: Annotated[QueryTime | None, Query(description="exclusive, RFC 3339")] = None,
 ) -> list[SessionOut]:
     """A player's (or a table's) sessions, newest first, with the flags in each; at least
     `player_id` or `table_id`. Role: `investigator` (or `admin`)."""
@@ -103,7 +103,13 @@ def export(
 ) -> StreamingResponse:
     """The session as a file: JSON (the full detail) or CSV (one line per chat message, table
     event, hand and flag: kind, ts, who, what), streamed, redacted as stored."""
-    detail = _detail(request, session_id)
+    return export_response(_detail(request, session_id), session_id, format)
+
+
+def export_response(
+    detail: dict[str, Any], session_id: str, format: Literal["json", "csv"]
+) -> StreamingResponse:
+    """A session's detail as a download (the API's export and the console's)."""
     name = f"{session_id[:40]}.{format}"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     if format == "json":

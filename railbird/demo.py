@@ -85,6 +85,7 @@ def run_demo(args: argparse.Namespace) -> int:
     base = f"http://{settings.host}:{port}"
     _say(f"railbird demo: simulated traffic is flowing into the pipeline and {_shown(url)}")
     _say(f"  (the simulated day began {HISTORY} ago; that history is loaded first, then live)")
+    _say(f"  analysts' console:   {base}/console   (sign in with an API key)")
     _say(f"  API docs (OpenAPI):  {base}/docs")
     _say(f"  health:              {base}/health")
     _say(f"  flags:               {base}/v1/flags   (header X-API-Key)")

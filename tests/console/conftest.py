@@ -1,0 +1,141 @@
+"""A real `railbird serve` over a simulated day, and Debian's Chromium driven by Playwright.
+
+Under `CI=true` a missing Chromium is a failure (`.ci/run` installs it); locally the browser
+tests skip with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, NoReturn
+
+import orjson
+import pytest
+
+from railbird.ingest.decode import RawRecord
+from railbird.sim.config import SimConfig
+from railbird.sim.run import simulate
+from railbird.store.database import make_engine, migrate
+from tests.api.conftest import KEYS, store_as_scan_does
+from tests.integration.net import free_port
+
+REPO = Path(__file__).resolve().parents[2]
+ARTEFACTS = Path(os.environ.get("RAILBIRD_ARTEFACTS", REPO / "var" / "artefacts")) / "console"
+CHROMIUM = os.environ.get("RAILBIRD_CHROMIUM", "/usr/bin/chromium")
+
+
+def _unavailable(reason: str) -> NoReturn:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"browser tests need {reason} under CI (.ci/run installs chromium)")
+    pytest.skip(reason)
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str
+    db_url: str
+    process: subprocess.Popen[bytes]
+
+
+@pytest.fixture(scope="session")
+def console_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """`railbird serve` (one process, as the chat check's cache is per process) over an hour
+    simulated up to now, stored as `scan --store` stores it."""
+    base = tmp_path_factory.mktemp("console")
+    db_url = f"sqlite:///{base / 'console.db'}"
+    engine = make_engine(db_url)
+    migrate(engine)
+    start = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=65)
+    config = SimConfig(
+        seed=3,
+        tournaments=1,
+        cash_tables=2,
+        hours=1.0,
+        players_per_tournament=45,
+        start=start,
+    )
+    records = (
+        RawRecord("sim", f"event {n}", orjson.dumps(record))
+        for n, (kind, record) in enumerate(simulate(config))
+        if kind == "event"
+    )
+    store_as_scan_does(engine, records)
+    engine.dispose()
+    port = free_port()
+    env = {
+        **os.environ,
+        "RAILBIRD_DATABASE_URL": db_url,
+        "RAILBIRD_API_KEYS": json.dumps(KEYS),
+    }
+    env.pop("RAILBIRD_KAFKA_BOOTSTRAP_SERVERS", None)
+    log = (base / "serve.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "railbird", "serve", "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=REPO,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/health", timeout=2):
+                break
+        except OSError:
+            assert process.poll() is None, (base / "serve.log").read_text()
+            assert time.monotonic() < deadline, "railbird serve did not answer in 60 s"
+            time.sleep(0.2)
+    yield Server(url, db_url, process)
+    process.terminate()
+    process.wait(20)
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
+        _unavailable(f"Chromium at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright package")
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
+            headless=True,
+            args=["--no-sandbox"],
+        )
+        yield launched
+        launched.close()
+
+
+def key_of(role: str) -> str:
+    return next(k for k, r in KEYS.items() if r == role)
+
+
+def sign_in(browser: Any, server: Server, role: str) -> Any:
+    """A fresh browser context signed in with `role`'s key through the login form."""
+    context = browser.new_context(base_url=server.url, accept_downloads=True)
+    page = context.new_page()
+    page.goto("/console/queue")
+    assert "/console/login" in page.url, "an anonymous visit should be sent to sign in"
+    page.get_by_label("API key").fill(key_of(role))
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_load_state()
+    return page
+
+
+def screenshot(page: Any, name: str) -> None:
+    page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=True)
