@@ -34,7 +34,7 @@ test: lint
 	$(BIN)/pytest
 
 # Schemathesis over every route with each role's key, 200 cases a route and role (`make test`
-# runs 10 of them).
+# runs 5 of them).
 fuzz: install
 	RAILBIRD_FUZZ_EXAMPLES=200 $(BIN)/pytest -q tests/api/test_schema_fuzz.py
 

@@ -2,7 +2,7 @@
 valid or not, gets a 5xx, a status the schema does not document, a body that does not match
 its documented schema, or a wrong `Allow`.
 
-`make test` runs `RAILBIRD_FUZZ_EXAMPLES` (10) cases per route and role; `make fuzz` runs 200.
+`make test` runs `RAILBIRD_FUZZ_EXAMPLES` (5) cases per route and role; `make fuzz` runs 200.
 One check is left out: schemathesis's "schema-valid request rejected", because an opaque
 cursor is any string in the schema and only the ones we issued are accepted (a 400 that
 names it, by design).
@@ -27,7 +27,7 @@ from railbird.store.database import make_engine, migrate
 from tests.api.conftest import KEYS, auth, store_as_scan_does
 from tests.paths import EXAMPLES
 
-EXAMPLES_PER_CASE = int(os.environ.get("RAILBIRD_FUZZ_EXAMPLES", "10"))
+EXAMPLES_PER_CASE = int(os.environ.get("RAILBIRD_FUZZ_EXAMPLES", "5"))
 
 
 # The app must exist when the module is collected (schemathesis parametrizes from its schema);

@@ -610,7 +610,7 @@ def test_several_workers_one_killed_and_restarted_give_scans_flags_and_actions(
             wait_for(lambda: lane.stored_actions() == stream.scan_actions, 120, "scan's actions")
             process.send_signal(signal.SIGTERM)
             assert _exits(process, 60) == 0
-    assert _exits(back, 180) == 0, lane.worker_log(len(lane.workers) - 1)[-3000:]
+    assert _exits(back, 360) == 0, lane.worker_log(len(lane.workers) - 1)[-3000:]
     assert lane.stored_ids() == stream.event_ids
     assert lane.stored_events() == stream.count  # one row per event: no duplicates
     assert_same_flags(lane.stored_flags(), stream.scan_flags)
