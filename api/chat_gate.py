@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Engine
 
 from railbird.api.restriction_cache import RestrictionCache
-from railbird.api.restriction_store import Restriction
+from railbird.api.restriction_store import Restriction, get_restriction
 from railbird.detectors.detector import Detector, consumed_types
 from railbird.detectors.events import ChatEvent
 from railbird.detectors.findings import SEVERITY_RANK, Finding
@@ -101,6 +101,13 @@ class ChatGate:
     def note(self, changed: Restriction) -> None:
         """A restriction applied or lifted through this process: in force (or not) at once."""
         self.restrictions.note(changed)
+
+    def note_ids(self, action_ids: Iterable[str]) -> None:
+        """`note` for restrictions known by id (a dismissal's lifts), read back from the store."""
+        for action_id in action_ids:
+            restriction = get_restriction(self.engine, action_id)
+            if restriction is not None:
+                self.note(restriction)
 
     def _restrictions_for(self, player_id: str, now: datetime) -> list[Restriction]:
         return self.restrictions.for_player(player_id, now)

@@ -9,7 +9,6 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 
 from railbird.api.auth import Principal, Role, require
 from railbird.api.models import FlagOut, QueuePage, ReviewIn, ReviewOut, ReviewResult
-from railbird.api.restriction_store import get_restriction
 from railbird.api.review_queries import QueueFilter, ReviewConflictError, queue, review, reviews
 
 router = APIRouter(tags=["review"])
@@ -69,11 +68,7 @@ def review_flag(request: Request, flag_id: str, body: ReviewIn, who: Reviewer) -
     if done is None:
         raise HTTPException(404, f"no flag with id {flag_id!r}")
     flag, lifted = done
-    gate = request.app.state.chat_gate
-    for action_id in lifted:
-        restriction = get_restriction(engine, action_id)
-        if restriction is not None:
-            gate.note(restriction)  # the chat check stops blocking at once
+    request.app.state.chat_gate.note_ids(lifted)  # the chat check stops blocking at once
     return ReviewResult(flag=FlagOut(**flag), lifted_action_ids=lifted)
 
 

@@ -27,7 +27,6 @@ from railbird.api.flag_queries import SEVERITIES, flag_dict, get_flag
 from railbird.api.restriction_store import (
     RESTRICTING,
     apply_restriction,
-    get_restriction,
     lift_restriction,
     player_restrictions,
 )
@@ -260,11 +259,7 @@ def review_form(
     if done is None:
         raise ConsoleError(404, f"no flag with id {flag_id!r}")
     _flag, lifted = done
-    gate = request.app.state.chat_gate
-    for action_id in lifted:
-        restriction = get_restriction(engine, action_id)
-        if restriction is not None:
-            gate.note(restriction)
+    request.app.state.chat_gate.note_ids(lifted)
     said = {"confirm": "confirmed", "dismiss": "dismissed", "escalate": "escalated"}[decision]
     extra = f"; lifted {len(lifted)} restriction(s)" if lifted else ""
     return back_to(request, next, f"Flag {flag_id} {said}{extra}.")
