@@ -7,7 +7,7 @@ SRC    := railbird api ingest store rules detectors sim tests bench
 
 .PHONY: install lint format test test-fast fuzz demo kafka-fetch kafka-up kafka-down kafka-status \
         pg-up pg-down \
-        bench bench-chat bench-kafka bench-scan bench-store bench-api bench-console clean
+        bench bench-chat bench-kafka bench-scan bench-store bench-api bench-join bench-console clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -62,7 +62,7 @@ pg-up:
 pg-down:
 	scripts/postgres.sh down
 
-bench: bench-scan bench-chat bench-kafka bench-store bench-api bench-console
+bench: bench-scan bench-chat bench-kafka bench-store bench-api bench-join bench-console
 
 bench-scan: install
 	$(BIN)/python -m bench.scan_bench
@@ -79,6 +79,9 @@ bench-kafka: install
 
 bench-api: install
 	$(BIN)/python -m bench.api_bench
+
+bench-join: install
+	$(BIN)/python -m bench.join_bench --out docs/benchmarks-join.md
 
 bench-console: install
 	$(BIN)/python -m bench.console_bench

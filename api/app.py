@@ -20,6 +20,7 @@ from railbird.api import (
     routes_restrictions,
     routes_review,
     routes_sessions,
+    routes_tables,
 )
 from railbird.api import metrics as api_metrics
 from railbird.api.auth import KeyRing
@@ -70,6 +71,7 @@ def create_app(
         routes_policy,
         routes_sessions,
         routes_chat,
+        routes_tables,
         routes_investigations,
         routes_dead_letters,
     )

@@ -1,7 +1,8 @@
 """API keys with roles, checked as a FastAPI dependency: least privilege per route.
 
 Roles: `analyst` (flags, restrictions), `investigator` (flags, sessions with full context, chat
-log), `chat_service` (the millisecond "may this player say this?" check only), `admin` (all).
+log), `chat_service` (the millisecond "may this player say this?" check, and the join check),
+`lobby_service` (the "may this player join this table?" check only), `admin` (all).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ class Role(StrEnum):
     ANALYST = "analyst"
     INVESTIGATOR = "investigator"
     CHAT_SERVICE = "chat_service"
+    LOBBY_SERVICE = "lobby_service"  # the lobby asks whether a player may join a table
     ADMIN = "admin"
 
 

@@ -60,12 +60,14 @@ class Verdict:
 
 def blocks(restriction: Restriction, kind: str) -> bool:
     """Whether `restriction` stops a `kind` of message: a suspension all, a mute or chat ban
-    text and emoji, a SnapCam ban SnapCam only."""
+    text and emoji, a SnapCam ban SnapCam only; a table-join block no message at all."""
     if restriction.kind == "suspend_communication":
         return True
     if restriction.kind == "snapcam_ban":
         return kind == "snapcam"
-    return kind in ("text", "emoji")
+    if restriction.kind in ("mute_chat", "chat_ban"):
+        return kind in ("text", "emoji")
+    return False
 
 
 class ChatGate:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, PlainSerializer, StrictInt
+from pydantic import AfterValidator, BaseModel, Field, PlainSerializer, StrictInt, model_validator
 
 from railbird.rules.flags import format_ts
 
@@ -116,11 +116,34 @@ class Health(BaseModel):
     version: str
 
 
+RestrictionKind = Literal[
+    "mute_chat", "chat_ban", "snapcam_ban", "suspend_communication", "block_table_join"
+]
+
+
+LEVEL_PATTERN = r"^[0-9]{1,15}/[0-9]{1,15}$"
+
+
+def canonical_level(level: str) -> str:
+    """A blind level as the rules name it: "050/100" is "50/100"."""
+    small, big = level.split("/")
+    return f"{int(small)}/{int(big)}"
+
+
+# A blind level as the rules name it: small blind / big blind, in the table's chip units.
+BlindLevel = Annotated[
+    str,
+    Field(pattern=LEVEL_PATTERN, examples=["50/100"]),
+    AfterValidator(canonical_level),
+]
+
+
 class RestrictionOut(BaseModel):
-    """A mute or suspension, applied by the rules or an analyst, and whether it is in force now."""
+    """A mute, suspension or table-join block, applied by the rules or an analyst, and whether
+    it is in force now."""
 
     action_id: str
-    kind: Literal["mute_chat", "chat_ban", "snapcam_ban", "suspend_communication"]
+    kind: RestrictionKind
     player_id: str
     ts: Time
     expires_at: Time | None
@@ -130,6 +153,8 @@ class RestrictionOut(BaseModel):
     lifted_at: Time | None
     lifted_by: str | None
     active: bool
+    # A `block_table_join`'s blind level (the block covers tables of that level only).
+    blind_level: str | None = None
 
 
 Id = Annotated[str, Field(min_length=1, max_length=64)]  # every id the store keeps fits
@@ -139,7 +164,7 @@ class RestrictionIn(BaseModel):
     """A restriction an analyst applies from now; without a duration it lasts until lifted."""
 
     player_id: str = Field(min_length=1, max_length=64)
-    kind: Literal["mute_chat", "chat_ban", "snapcam_ban", "suspend_communication"]
+    kind: RestrictionKind
     # Strict: `true` is not a minute.
     duration_minutes: StrictInt | None = Field(
         default=None, ge=1, le=525_600, description="null: until lifted"
@@ -148,6 +173,15 @@ class RestrictionIn(BaseModel):
     flag_ids: list[Id] = Field(
         default_factory=list, max_length=100, description="flags that exist (checked)"
     )
+    blind_level: BlindLevel | None = Field(
+        default=None, description="required for (and only for) block_table_join"
+    )
+
+    @model_validator(mode="after")
+    def _level_with_join_block(self) -> RestrictionIn:
+        if (self.kind == "block_table_join") != (self.blind_level is not None):
+            raise ValueError("blind_level is required for block_table_join, and only for it")
+        return self
 
 
 class LiftIn(BaseModel):
@@ -179,6 +213,45 @@ class ChatCheckOut(BaseModel):
     checked_in_ms: float
     # Detectors that failed on this message (counted, logged): the verdict is without them.
     failed_detectors: list[str] = []
+
+
+class JoinCheckIn(BaseModel):
+    """A player about to join a cash table of a blind level."""
+
+    player_id: str = Field(min_length=1, max_length=64)
+    blind_level: BlindLevel | None = Field(
+        default=None, description="the table's level as small/big blind; or give the blinds"
+    )
+    small_blind: StrictInt | None = Field(default=None, ge=0, le=2**53 - 1)
+    big_blind: StrictInt | None = Field(default=None, ge=1, le=2**53 - 1)
+    table_id: Id | None = None
+
+    @model_validator(mode="after")
+    def _one_level(self) -> JoinCheckIn:
+        given_blinds = self.small_blind is not None or self.big_blind is not None
+        if (self.blind_level is None) == (not given_blinds):
+            raise ValueError("give blind_level, or small_blind and big_blind (not both)")
+        if given_blinds and (self.small_blind is None or self.big_blind is None):
+            raise ValueError("small_blind and big_blind go together")
+        return self
+
+    @property
+    def level(self) -> str:
+        """The level as the rules count it ("50/100")."""
+        if self.blind_level is not None:
+            return self.blind_level
+        return f"{self.small_blind}/{self.big_blind}"
+
+
+class JoinCheckOut(BaseModel):
+    """Whether the lobby should seat the player, and the block that stops it, if one does."""
+
+    decision: Literal["allow", "block"]
+    blind_level: str
+    reasons: list[str]
+    blocked_until: Time | None  # null when allowed (or blocked until lifted)
+    restriction: RestrictionOut | None
+    checked_in_ms: float
 
 
 class ContextOut(BaseModel):

@@ -83,9 +83,14 @@ class RestrictionCache:
             self._merge([changed], datetime.now(UTC))
 
     def start(self) -> None:
-        """Refresh in the background every `refresh` seconds until `stop`."""
+        """Load once now, then refresh in the background every `refresh` seconds until `stop`.
+
+        Why load first: the thread's first refresh comes `refresh` seconds after start, and a
+        server answering in between would let every restricted player through (a restart
+        un-muted everyone for a second)."""
         if self._thread is not None:
             return
+        self.refresh_now()
         self._thread = threading.Thread(target=self._run, name="restriction-cache", daemon=True)
         self._thread.start()
 

@@ -1,4 +1,5 @@
-"""Restrictions (mutes, suspensions) and the audit log: the API's own reads and writes.
+"""Restrictions (mutes, suspensions, table-join blocks) and the audit log: the API's own
+reads and writes.
 
 Restrictions live in the `actions` table beside the ones the rules applied automatically, so one
 query answers "is this player restricted now?" whoever restricted them. Every manual change is
@@ -16,10 +17,11 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, insert, or_, select, update
 
 from railbird.api.flag_queries import as_utc
+from railbird.rules.actions import RESTRICTING_KINDS
 from railbird.store import schema
 from railbird.store.outbox import record_changes
 
-RESTRICTING = ("mute_chat", "chat_ban", "snapcam_ban", "suspend_communication")
+RESTRICTING = tuple(sorted(RESTRICTING_KINDS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,7 @@ class Restriction:
     lifted_at: datetime | None = None
     lifted_by: str | None = None
     changed_at: datetime | None = None  # when the row was last written (wall time)
+    scope: str | None = None  # a table-join block's blind level; None: everywhere
 
     def active_at(self, now: datetime) -> bool:
         """Whether it is in force at `now`: not lifted, and not expired."""
@@ -58,6 +61,7 @@ def restriction(row: Any) -> Restriction:
         lifted_at=None if m["lifted_at"] is None else as_utc(m["lifted_at"]),
         lifted_by=m["lifted_by"],
         changed_at=None if m.get("changed_at") is None else as_utc(m["changed_at"]),
+        scope=m.get("scope"),
     )
 
 
@@ -118,6 +122,7 @@ def apply_restriction(
     actor: str,
     flag_ids: tuple[str, ...],
     now: datetime,
+    scope: str | None = None,
 ) -> Restriction:
     """Restrict a player from `now`, with the audit entry in the same transaction.
 
@@ -137,6 +142,7 @@ def apply_restriction(
         actor=actor,
         flag_ids=flag_ids,
         changed_at=now,
+        scope=scope,
     )
     with engine.begin() as conn:
         conn.execute(
@@ -150,6 +156,7 @@ def apply_restriction(
                 flag_ids=list(flag_ids),
                 actor=actor,
                 changed_at=now,
+                scope=scope,
             )
         )
         audit(
@@ -157,7 +164,7 @@ def apply_restriction(
             actor,
             "restriction.apply",
             player_id,
-            {"action_id": action_id, "kind": kind, "reason": reason},
+            {"action_id": action_id, "kind": kind, "reason": reason, "scope": scope},
         )
         record_changes(conn, [action_id], "applied", now)
     return restriction

@@ -37,6 +37,7 @@ def restriction_out(r: Restriction, now: datetime) -> RestrictionOut:
         lifted_at=r.lifted_at,
         lifted_by=r.lifted_by,
         active=r.active_at(now),
+        blind_level=r.scope,
     )
 
 
@@ -47,7 +48,8 @@ def list_for_player(
     player_id: Annotated[str, Query(min_length=1, max_length=64)],
     active: bool = True,
 ) -> list[RestrictionOut]:
-    """A player's mutes and suspensions, newest first: those in force now, or all if `active=false`.
+    """A player's mutes, suspensions and table-join blocks, newest first: those in force now,
+    or all if `active=false`.
 
     Role: `analyst`, `chat_service` or `investigator` (or `admin`).
     """
@@ -58,7 +60,10 @@ def list_for_player(
 
 @router.post("", response_model=RestrictionOut, status_code=status.HTTP_201_CREATED)
 def apply(request: Request, body: RestrictionIn, who: Analyst) -> RestrictionOut:
-    """Mute or suspend a player from now; without `duration_minutes`, until lifted.
+    """Mute, suspend or block a player from now; without `duration_minutes`, until lifted.
+
+    A `block_table_join` names its `blind_level` ("50/100"): the join check refuses the player
+    tables of that level only.
 
     The calling key's fingerprint is recorded as the actor, in the audit log too, and the chat
     check applies the restriction from its next message. Role: `analyst` (or `admin`).
@@ -78,6 +83,7 @@ def apply(request: Request, body: RestrictionIn, who: Analyst) -> RestrictionOut
         actor=f"key:{who.key_id}",
         flag_ids=tuple(body.flag_ids),
         now=now,
+        scope=body.blind_level,
     )
     request.app.state.chat_gate.note(restriction)
     return restriction_out(restriction, now)

@@ -21,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -67,15 +69,16 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def fill(url: str, restrictions: int) -> None:
-    """`restrictions` active mutes, one per player `p-r<n>`."""
+def fill(url: str, restrictions: int, kind: str = "mute_chat", scope: str | None = None) -> None:
+    """`restrictions` active restrictions of `kind`, one per player `p-r<n>`."""
     engine = make_engine(url)
     migrate(engine)
     now = datetime.now(UTC)
     rows = [
         {
-            "action_id": f"a-bench-{n}",
-            "kind": "mute_chat",
+            "action_id": f"a-bench-{kind}-{n}",
+            "kind": kind,
+            "scope": scope,
             "player_id": f"p-r{n}",
             "ts": now,
             "expires_at": now + timedelta(days=1),
@@ -92,20 +95,23 @@ def fill(url: str, restrictions: int) -> None:
     engine.dispose()
 
 
+def http_post(port: int, path: str, body: dict[str, Any]) -> bytes:
+    """One pre-built keep-alive POST with the bench's key."""
+    data = json.dumps(body).encode()
+    return b"POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % (path.encode(), port) + (
+        b"Content-Type: application/json\r\nX-API-Key: %s\r\nContent-Length: %d\r\n\r\n%s"
+        % (KEY.encode(), len(data), data)
+    )
+
+
 def _requests(port: int, restrictions: int, count: int = 4096) -> list[bytes]:
     rng = random.Random(1)
     built = []
     for i in range(count):
         muted = restrictions and rng.random() < 0.2
         player = f"p-r{rng.randrange(restrictions)}" if muted else f"p-{rng.randrange(20000)}"
-        body = json.dumps(
-            {"player_id": player, "text": rng.choice(TEXTS), "table_id": f"t-{i % 300}"}
-        ).encode()
-        built.append(
-            b"POST /v1/chat/check HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
-            b"Content-Type: application/json\r\nX-API-Key: %s\r\nContent-Length: %d\r\n\r\n%s"
-            % (port, KEY.encode(), len(body), body)
-        )
+        body = {"player_id": player, "text": rng.choice(TEXTS), "table_id": f"t-{i % 300}"}
+        built.append(http_post(port, "/v1/chat/check", body))
     return built
 
 
@@ -171,9 +177,9 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def measure(
-    url: str, restrictions: int, workers: int, rates: list[float], seconds: float = SECONDS
-) -> list[Result]:
+@contextmanager
+def serving(url: str, workers: int) -> Iterator[int]:
+    """`railbird serve` over `url` with the bench's chat-service key; yields its port."""
     port = _free_port()
     env = {
         **os.environ,
@@ -196,36 +202,46 @@ def measure(
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise RuntimeError("the server did not start") from None
                 time.sleep(0.2)
-        requests = _requests(port, restrictions)
-        _run(_load(port, requests, 200.0, WARMUP_SECONDS))  # warm-up: caches, JIT-free
-        results = []
-        for rate in rates:
-            started = time.perf_counter()
-            cpu = time.process_time()
-            latencies = _run(_load(port, requests, rate, seconds))
-            wall = time.perf_counter() - started
-            generator_cores = (time.process_time() - cpu) / wall
-            print(f"load generator used {generator_cores:.2f} cores", flush=True)
-            ok = [x for x in latencies if x >= 0]
-            results.append(
-                Result(
-                    restrictions=restrictions,
-                    workers=workers,
-                    rate=rate,
-                    sent=len(latencies),
-                    errors=len(latencies) - len(ok),
-                    p50_ms=_percentile(ok, 0.5) * 1000,
-                    p99_ms=_percentile(ok, 0.99) * 1000,
-                    p999_ms=_percentile(ok, 0.999) * 1000,
-                    max_ms=max(ok) * 1000,
-                    achieved=len(ok) / wall,
-                )
-            )
-            print(results[-1], flush=True)
-        return results
+        yield port
     finally:
         server.terminate()
         server.wait(30)
+
+
+def load_once(
+    port: int, requests: list[bytes], restrictions: int, workers: int, rate: float, seconds: float
+) -> Result:
+    """One open-loop run of `requests` at `rate` for `seconds`."""
+    started = time.perf_counter()
+    cpu = time.process_time()
+    latencies = _run(_load(port, requests, rate, seconds))
+    wall = time.perf_counter() - started
+    generator_cores = (time.process_time() - cpu) / wall
+    print(f"load generator used {generator_cores:.2f} cores", flush=True)
+    ok = [x for x in latencies if x >= 0]
+    result = Result(
+        restrictions=restrictions,
+        workers=workers,
+        rate=rate,
+        sent=len(latencies),
+        errors=len(latencies) - len(ok),
+        p50_ms=_percentile(ok, 0.5) * 1000,
+        p99_ms=_percentile(ok, 0.99) * 1000,
+        p999_ms=_percentile(ok, 0.999) * 1000,
+        max_ms=max(ok) * 1000,
+        achieved=len(ok) / wall,
+    )
+    print(result, flush=True)
+    return result
+
+
+def measure(
+    url: str, restrictions: int, workers: int, rates: list[float], seconds: float = SECONDS
+) -> list[Result]:
+    with serving(url, workers) as port:
+        requests = _requests(port, restrictions)
+        _run(_load(port, requests, 200.0, WARMUP_SECONDS))  # warm-up: caches, JIT-free
+        return [load_once(port, requests, restrictions, workers, r, seconds) for r in rates]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -117,6 +117,12 @@ class TableEvent(_Contract):
     seat: SeatNumber | None = None
     hand_id: OptionalId = None
     players: tuple[Id, ...] | None = None
+    # Cash tables only, on `join` and `hand_start`, all optional: the table's blind level and
+    # format. A format is a short name (the contract's `ring`, `rush_and_cash`,
+    # `all_in_or_fold`); an unknown one is kept rather than losing the join to the dead letters.
+    small_blind: Chips | None = None
+    big_blind: Chips | None = None
+    table_format: Annotated[str, Field(min_length=1, max_length=32)] | None = None
 
     _utc = field_validator("ts")(_to_utc)
 

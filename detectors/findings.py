@@ -31,6 +31,7 @@ Category = Literal[
     "bounty_collusion",
     "chip_dumping",
     "soft_play",
+    "refusal_to_play",
 ]
 CATEGORIES: tuple[str, ...] = Category.__args__  # type: ignore[attr-defined]
 GROUP_CATEGORIES = frozenset(

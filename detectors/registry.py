@@ -9,6 +9,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from railbird.detectors.cash.leave_refusal import LeaveRefusal
 from railbird.detectors.chat.advertising import Advertising
 from railbird.detectors.chat.chat_flood import ChatFlood
 from railbird.detectors.chat.emoji_spam import EmojiSpam
@@ -50,6 +51,7 @@ DETECTOR_TYPES: tuple[type[Detector], ...] = (
     PrivateInHandInfluence,
     ChipDumping,
     SoftPlay,
+    LeaveRefusal,
 )
 
 

@@ -15,10 +15,13 @@ ActionKind = Literal[
     "chat_ban",  # no chat (text, emoji) until lifted, or for `duration`: the long form of a mute
     "snapcam_ban",  # no SnapCam for `duration` (None: until lifted); chat stays open
     "suspend_communication",  # no chat, emoji or SnapCam at all for `duration` (None: until lifted)
+    "block_table_join",  # no joining cash tables of the blind level `scope` for `duration`
     "refer_investigator",  # a case for a human investigator; no restriction by itself
     "lift",  # a restriction ended early (by an analyst)
 ]
-RESTRICTING_KINDS = frozenset({"mute_chat", "chat_ban", "snapcam_ban", "suspend_communication"})
+RESTRICTING_KINDS = frozenset(
+    {"mute_chat", "chat_ban", "snapcam_ban", "suspend_communication", "block_table_join"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,7 @@ class Action:
     flag_ids: tuple[str, ...]
     duration: timedelta | None = None
     actor: str = "railbird-rules"
+    scope: str | None = None  # what a restriction is limited to: a join block's blind level
 
     @property
     def expires_at(self) -> datetime | None:
@@ -48,9 +52,10 @@ class Action:
         return self.kind in RESTRICTING_KINDS
 
     def to_dict(self) -> dict[str, Any]:
-        """The contract's JSON shape, with the duration in whole seconds."""
+        """The contract's JSON shape, with the duration in whole seconds (and a join block's
+        `blind_level`)."""
         expires = self.expires_at
-        return {
+        shape: dict[str, Any] = {
             "action_id": self.action_id,
             "kind": self.kind,
             "player_id": self.player_id,
@@ -61,6 +66,9 @@ class Action:
             "flag_ids": list(self.flag_ids),
             "actor": self.actor,
         }
+        if self.scope is not None:
+            shape["blind_level"] = self.scope
+        return shape
 
 
 def action_id_for(kind: str, player_id: str, flag_ids: tuple[str, ...]) -> str:

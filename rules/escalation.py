@@ -194,6 +194,7 @@ def _raised_to_plain(raised: Raised) -> dict[str, Any]:
         "ts": o.ts,
         "player_id": o.player_id,
         "medium": o.medium,
+        "level": o.level,
         "at": raised.at,
         "place": list(raised.place),
     }
@@ -207,6 +208,7 @@ def _raised_from_plain(item: dict[str, Any]) -> Raised:
         item["ts"],
         item["player_id"],
         str(item.get("medium", "text")),
+        None if item.get("level") is None else str(item["level"]),
     )
     kind, event_id, index = item["place"]
     return Raised(offence, item["at"], (str(kind), str(event_id), int(index)))

@@ -16,7 +16,7 @@ from railbird.detectors.findings import SEVERITY_RANK
 from railbird.detectors.state import TtlState
 from railbird.rules.actions import Action, ActionKind, action_id_for
 from railbird.rules.flags import Flag
-from railbird.rules.policy_file import Policy, default_policy
+from railbird.rules.policy_file import REFUSAL_CATEGORY, Policy, default_policy
 
 DAY = timedelta(days=1)
 
@@ -32,6 +32,7 @@ class Offence:
     ts: datetime
     player_id: str
     medium: str = "text"  # the raising message's kind (text, emoji, snapcam); else "text"
+    level: str | None = None  # a refusal to play's blind level: its ladder is per level
 
     @classmethod
     def of(cls, flag: Flag, player_id: str, medium: str = "text") -> Offence:
@@ -41,7 +42,12 @@ class Offence:
         finding = flag.finding
         if finding.evidence.kind.startswith("snapcam"):
             medium = "snapcam"
-        return cls(flag.flag_id, finding.category, finding.severity, finding.ts, player_id, medium)
+        level = None
+        if finding.category == REFUSAL_CATEGORY:
+            level = str(finding.evidence.measures.get("blind_level") or "unknown")
+        return cls(
+            flag.flag_id, finding.category, finding.severity, finding.ts, player_id, medium, level
+        )
 
 
 @dataclass
@@ -85,6 +91,8 @@ class RuleBook:
         strikes = self._strikes
         strikes.advance(when)
         policy = self.policy
+        if category == REFUSAL_CATEGORY:
+            return self._refusal(offence)
         actions: list[Action] = []
         ladder = None if category in policy.only_refer else policy.ladders.get(category)
         critical = SEVERITY_RANK[severity] >= SEVERITY_RANK["critical"]
@@ -109,6 +117,39 @@ class RuleBook:
         if refer and not any(a.kind == "refer_investigator" for a in actions):
             actions.append(self._action("refer_investigator", offence, None, 0))
         return actions
+
+    def _refusal(self, offence: Offence) -> list[Action]:
+        """The house's refusal ladder: the n-th refusal at one blind level within the window
+        blocks joins at that level (the 1st, by default, nothing). Counted like strikes, in the
+        same changelogged state, but per level: refusals at 1/2 never block 2/5."""
+        policy, when, level = self.policy, offence.ts, offence.level or "unknown"
+        key = (offence.player_id, REFUSAL_CATEGORY, level)
+        since = when - policy.refusal_window
+        recent = tuple(t for t in self._strikes.get(key, ()) if t > since)
+        count = len(recent) + 1
+        self._strikes.put(key, (*recent, when), 2 * policy.refusal_window)
+        blocks = policy.refusal_blocks
+        block = blocks[min(count, len(blocks)) - 1]
+        if block is None:
+            return []
+        hours = policy.refusal_window.total_seconds() / 3600
+        reason = (
+            f"refusal to play at blind level {level}: refusal {count} in {hours:g} h, "
+            f"no joins at {level} for {block.total_seconds() / 60:g} min; "
+            f"policy {policy.version}"
+        )
+        return [
+            Action(
+                action_id=action_id_for("block_table_join", offence.player_id, (offence.flag_id,)),
+                kind="block_table_join",
+                player_id=offence.player_id,
+                ts=when,
+                reason=reason,
+                flag_ids=(offence.flag_id,),
+                duration=block,
+                scope=level,
+            )
+        ]
 
     def _action(
         self, kind: ActionKind, offence: Offence, duration: timedelta | None, strike: int

@@ -29,7 +29,12 @@ KINDS = (
     "refer_investigator",
 )
 Step = tuple[str, timedelta | None]
-_TOP_LEVEL = {"version", "strike_window_hours", "ladders", "refer", "snapcam"}
+_TOP_LEVEL = {"version", "strike_window_hours", "ladders", "refer", "snapcam", "refusals"}
+REFUSAL_CATEGORY = "refusal_to_play"
+# The house rule's own ladder (HOUSE_RULES.md, "Cash tables"), used when a file has no
+# [refusals]: refusals per player and blind level in 12 hours; the n-th earns the n-th block.
+_HOUSE_REFUSAL_HOURS = 12
+_HOUSE_REFUSAL_BLOCKS = (0, 5, 15, 30, 60)
 
 
 class PolicyError(ValueError):
@@ -46,6 +51,11 @@ class Policy:
     only_refer: frozenset[str]
     snapcam_ban_categories: frozenset[str]
     snapcam_ban: timedelta | None
+    # Refusals to play, counted per player and blind level within `refusal_window`: the n-th
+    # earns `refusal_blocks[n-1]` (the last repeats) from joining tables of that level; None
+    # is no block.
+    refusal_window: timedelta
+    refusal_blocks: tuple[timedelta | None, ...]
     source: str  # where it was read from
     text: str  # the file as written, for `GET /v1/policy`
 
@@ -72,6 +82,12 @@ class Policy:
                 "minutes": None
                 if self.snapcam_ban is None
                 else self.snapcam_ban.total_seconds() / 60,
+            },
+            "refusals": {
+                "window_hours": self.refusal_window.total_seconds() / 3600,
+                "block_minutes": [
+                    0 if d is None else d.total_seconds() / 60 for d in self.refusal_blocks
+                ],
             },
         }
 
@@ -123,6 +139,8 @@ def parse_policy(text: str, source: str) -> Policy:
         header = f"ladders.{category}"
         if category not in CATEGORIES:
             raise where.error(header, f"unknown category {category!r}")
+        if category == REFUSAL_CATEGORY:
+            raise where.error(header, f"{category!r} has its own ladder, [refusals]")
         if not isinstance(ladder, dict) or set(ladder) != {"steps"}:
             raise where.error(header, f"[{header}] takes exactly one key, `steps`")
         steps = ladder["steps"]
@@ -148,6 +166,7 @@ def parse_policy(text: str, source: str) -> Policy:
     critical = refer.get("critical", True)
     if not isinstance(critical, bool):
         raise where.error("refer", "[refer] critical must be true or false")
+    refusal_window, refusal_blocks = _refusals(where, data.get("refusals", {}))
     return Policy(
         version=version.strip(),
         strike_window=timedelta(hours=hours),
@@ -157,9 +176,32 @@ def parse_policy(text: str, source: str) -> Policy:
         only_refer=only,
         snapcam_ban_categories=_categories(where, "snapcam", snapcam.get("ban_categories", [])),
         snapcam_ban=_minutes(where, "snapcam", snapcam.get("minutes")),
+        refusal_window=refusal_window,
+        refusal_blocks=refusal_blocks,
         source=source,
         text=text,
     )
+
+
+def _refusals(where: _Locator, table: Any) -> tuple[timedelta, tuple[timedelta | None, ...]]:
+    if not isinstance(table, dict) or set(table) - {"window_hours", "block_minutes"}:
+        raise where.error("refusals", "[refusals] takes block_minutes, window_hours")
+    hours = table.get("window_hours", _HOUSE_REFUSAL_HOURS)
+    if isinstance(hours, bool) or not isinstance(hours, int | float) or not 0 < hours <= 24 * 90:
+        raise where.error("window_hours", "[refusals] window_hours must be 0-2160 hours")
+    blocks = table.get("block_minutes", list(_HOUSE_REFUSAL_BLOCKS))
+    if not isinstance(blocks, list) or not blocks:
+        raise where.error("block_minutes", "[refusals] block_minutes must be a non-empty list")
+    steps: list[timedelta | None] = []
+    for number, minutes in enumerate(blocks, 1):
+        if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 0:
+            raise where.error(
+                "block_minutes",
+                f"[refusals] block_minutes: refusal {number}'s block must be whole minutes, "
+                "0 (none) or more",
+            )
+        steps.append(_minutes(where, "refusals", minutes) if minutes else None)
+    return timedelta(hours=hours), tuple(steps)
 
 
 def _step(where: _Locator, header: str, number: int, step: Any) -> Step:

@@ -2,31 +2,74 @@
 
 Chips are cents. Chip dumping and soft play live here because a cash table is where chips turn
 into money; their pairs sit together for the whole window so the scheme has hands to work with.
+Visitors planned for the whole day (`Visit`: hit-and-runners, short stayers, staged
+exceptions) join, play their hands and leave; every leave, theirs or a regular's, is judged
+against the house's refusal rule and its truth written (`_judge_leave`).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from railbird.sim.agenda import Agenda
 from railbird.sim.config import SimConfig
 from railbird.sim.players import Player, new_player
 from railbird.sim.stream import Ids, Item, Outbox, fmt_ms
 from railbird.sim.table import TableRun
+from railbird.sim.table_view import HandResult
 from railbird.sim.teams import PairPolicy, Team
+
+MIN_HANDS = 10  # the house rule: leaving before this many hands (and after one) refuses
+EXCLUDED_FORMATS = frozenset({"rush_and_cash", "all_in_or_fold"})
+SEAT_RETRY_MS = 120_000  # a visitor finding the table full tries again this much later
+SEAT_TRIES = 4
+ALONE_PATIENCE_MS = 15 * 60_000  # a visitor dealt nothing for this long gives up
+
+
+@dataclass(frozen=True, slots=True)
+class Visit:
+    """A planned visit: `pid` arrives at `arrive_ms` and leaves after `hands` hands.
+
+    `mode`: "hit_and_run" (also leaves at once after winning a pot), "short_stay" (exactly
+    `hands`), "into_sitters" (every other player sits out before the visitor leaves),
+    "last_one" (the others all leave first: the table breaks up).
+    """
+
+    arrive_ms: int
+    pid: str
+    hands: int
+    mode: str = "hit_and_run"
 
 
 class CashRun:
     def __init__(
-        self, cfg: SimConfig, ids: Ids, index: int, start_ms: int, end_ms: int, pairs: list[str]
+        self,
+        cfg: SimConfig,
+        ids: Ids,
+        index: int,
+        start_ms: int,
+        end_ms: int,
+        pairs: list[str],
+        visits: list[Visit] | None = None,
     ) -> None:
         self.cfg, self.ids, self.end_ms = cfg, ids, end_ms
         self.out = Outbox(ids)
         table_id = ids.table()
         self.rng = rng = random.Random(f"{cfg.seed}:cash:{index}")
         self.agenda = Agenda(self.out, None, random.Random(f"{cfg.seed}:cash:{index}:a"))
-        self.agenda.handlers.update(arrive=self._arrive, depart=self._depart)
+        self.agenda.handlers.update(
+            arrive=self._arrive,
+            depart=self._depart,
+            bust=self._depart,
+            visit=self._visit,
+            give_up=self._give_up,
+        )
+        self.bb = cash_big_blind(cfg, index)
+        self.table_format = cash_table_format(cfg, index)
+        # Visitors seated now: pid -> (their visit, the player).
+        self.visitors: dict[str, tuple[Visit, Player]] = {}
         self.table = TableRun(
             table_id,
             None,
@@ -37,7 +80,14 @@ class CashRun:
             self.agenda.schedule,
             start_ms + rng.randint(0, 20_000),
         )
-        self.bb = cfg.cash_big_blind
+        # A table that leaves the optional fields out is, by the contract, a ring game: one of
+        # another format always names it (its level may still be left to the hands).
+        self.table.extra = {"table_format": self.table_format}
+        fields_rng = random.Random(f"{cfg.seed}:cash:{index}:fields")
+        if fields_rng.random() >= cfg.cash_fields_missing_share:
+            self.table.extra.update(small_blind=self.bb // 2, big_blind=self.bb)
+        elif self.table_format == "ring":
+            self.table.extra = {}
         self.teams: list[Team] = []
         for k, category in enumerate(pairs):
             members = [self._new_player() for _ in range(2)]
@@ -65,6 +115,8 @@ class CashRun:
             new_player(ids.player(), rng)
             for _ in range(int(rng.random() < cfg.railbirds_per_table))
         ]
+        for visit in visits or ():
+            self.agenda.add(visit.arrive_ms, "visit", (visit, 0))
 
     def _new_player(self) -> Player:
         p = new_player(self.ids.player(), self.rng)
@@ -88,10 +140,96 @@ class CashRun:
             self._leave(player, ms)
 
     def _leave(self, player: Player, ms: int) -> None:
+        self._judge_leave(player, ms)
         player.alive = False
         self.table.policies.pop(player.pid, None)
         self.table.unseat(player, ms)
-        self.agenda.add(ms + self.rng.randint(10_000, 300_000), "arrive", None)
+        if self.visitors.pop(player.pid, None) is None:  # a regular's seat is taken again
+            self.agenda.add(ms + self.rng.randint(10_000, 300_000), "arrive", None)
+
+    def _visit(self, ms: int, planned: tuple[Visit, int]) -> None:
+        visit, tries = planned
+        if visit.pid in self.visitors or ms > self.end_ms:
+            return
+        if not self.table.free_seats():
+            if tries + 1 < SEAT_TRIES:
+                self.agenda.add(ms + SEAT_RETRY_MS, "visit", (visit, tries + 1))
+            return
+        player = self._new_player_as(visit.pid)
+        self.visitors[visit.pid] = (visit, player)
+        self.table.seat(player, self.rng.choice(self.table.free_seats()), ms)
+        self.agenda.add(ms + ALONE_PATIENCE_MS, "give_up", player)
+
+    def _give_up(self, ms: int, player: Player) -> None:
+        """A visitor still seated who has been dealt nothing: leaves (no hand, no refusal)."""
+        if player.alive and self.table.session_hands.get(player.pid) == 0:
+            self._leave(player, ms)
+
+    def _new_player_as(self, pid: str) -> Player:
+        p = new_player(pid, self.rng)
+        p.stack = self.bb * self.rng.choice((40, 60, 100))
+        p.sitout_per_hour = 0.0  # a short visit: no breaks of its own
+        return p
+
+    def _visitors_after_hand(self, end: int, result: HandResult) -> None:
+        """Visitors who have had their hands (or won a pot and run) leave before the next."""
+        winners = {w["player_id"] for w in result.hand.get("winners", ())}
+        for pid, (visit, player) in list(self.visitors.items()):
+            if not player.alive or player.table_id is None:
+                continue
+            hands = self.table.session_hands.get(pid, 0)
+            ran = visit.mode == "hit_and_run" and pid in winners and self.rng.random() < 0.6
+            if hands < visit.hands and not ran:
+                continue
+            if visit.mode == "into_sitters":
+                for other in self.table.seats.values():
+                    if other is not player and not other.out_token:
+                        token = next(self.agenda.tokens)
+                        self.agenda.add(end + 300, "sit_out", other, token)
+                        self.agenda.add(
+                            end + self.rng.randint(60_000, 240_000), "sit_in", other, token
+                        )
+            elif visit.mode == "last_one":
+                for other in list(self.table.seats.values()):
+                    if other is not player and other.team is None:
+                        self.agenda.add(end + 300, "depart", other)
+            self.agenda.add(end + self.rng.randint(800, 2_000), "depart", player)
+            self.visitors[pid] = (visit, player)  # still seated until the depart fires
+
+    def _judge_leave(self, player: Player, ms: int) -> None:
+        """The house rule, applied by the simulator from what it knows: truth for a refusal,
+        a hard negative for a short stay the rule excuses (or one just long enough)."""
+        table = self.table
+        hands = table.session_hands.get(player.pid, 0)
+        visit = self.visitors.get(player.pid)
+        base = {
+            "player_id": player.pid,
+            "table_id": table.table_id,
+            "ts": fmt_ms(ms),
+            "hands_played": hands,
+            "blind_level": f"{self.bb // 2}/{self.bb}",
+            "table_format": self.table_format,
+            "visit": None if visit is None else visit[0].mode,
+        }
+        if hands >= MIN_HANDS:
+            if visit is not None:
+                self.out.truth(ms, {"hard_negative": "stayed_ten_hands", **base})
+            return
+        if hands == 0:
+            return
+        others = [p for p in table.seats.values() if p is not player]
+        excuse = None
+        if self.table_format in EXCLUDED_FORMATS:
+            excuse = self.table_format
+        elif not others:
+            excuse = "alone"
+        elif all(p.out_token for p in others):
+            excuse = "others_sitting_out"
+        if excuse is not None:
+            self.out.truth(ms, {"hard_negative": "refusal_excused", "excuse": excuse, **base})
+            return
+        record = {"category": "refusal_to_play", "accept": ["refusal_to_play"], **base}
+        self.out.truth(ms, record)
 
     def run(self) -> Iterator[Item]:
         table, agenda, out = self.table, self.agenda, self.out
@@ -124,7 +262,19 @@ class CashRun:
         for p in list(table.seats.values()):
             if p.stack > 0:
                 continue
-            if p.team is not None or self.rng.random() < 0.6:
+            if p.team is not None or (p.pid not in self.visitors and self.rng.random() < 0.6):
                 p.stack = self.bb * 100  # rebuy between hands
             else:
-                self._leave(p, end + self.rng.randint(500, 3_000))
+                # Leaves before the next hand (the agenda fires first): judged as it leaves.
+                self.agenda.add(end + self.rng.randint(500, 2_000), "bust", p)
+        self._visitors_after_hand(end, result)
+
+
+def cash_big_blind(cfg: SimConfig, index: int) -> int:
+    blinds = cfg.cash_big_blinds
+    return blinds[index % len(blinds)] if blinds else cfg.cash_big_blind
+
+
+def cash_table_format(cfg: SimConfig, index: int) -> str:
+    formats = cfg.cash_table_formats
+    return formats[index % len(formats)] if formats else "ring"

@@ -50,6 +50,21 @@ class SimConfig:
     break_minutes: float = 5.0
     tournament_stagger_minutes: float = 15.0
     cash_big_blind: int = 100  # cents
+    # Cash table k's big blind is cash_big_blinds[k % len] (empty: every table cash_big_blind)
+    # and its format cash_table_formats[k % len]: "ring" (empty: all), "rush_and_cash",
+    # "all_in_or_fold". Of the tables, this share send no level or format on `join` and
+    # `hand_start` (the contract's fields are optional: the level is then the latest hand's).
+    cash_big_blinds: tuple[int, ...] = ()
+    cash_table_formats: tuple[str, ...] = ()
+    cash_fields_missing_share: float = 0.0
+    # Refusals to play (house rule "Cash tables"): players who hit and run, each visiting cash
+    # tables 2-7 times through the day (half of them at one blind level, half at any) to play
+    # 1-9 hands, or until they win a pot; honest players who stay just long enough (10-14
+    # hands); and staged exceptions (the others all sit out, or the table breaks up, before
+    # the visitor leaves). Every leave is judged against the rule: truth for each refusal.
+    hit_and_runners: int = 0
+    short_stayers: int = 0
+    refusal_exceptions: int = 0
     chat_scale: float = 1.0  # multiplies honest chat volume
     violation_scale: float = 1.0  # multiplies every ChatRates entry
     rates: ChatRates = field(default_factory=ChatRates)

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import orjson
 
-from railbird.sim.cash_table import CashRun
+from railbird.sim.cash_table import CashRun, Visit, cash_big_blind, cash_table_format
 from railbird.sim.config import SimConfig
 from railbird.sim.lobby import lobby_stream
 from railbird.sim.stream import Ids, Item, to_ms
@@ -56,10 +56,48 @@ def _streams(config: SimConfig) -> list[Iterator[Item]]:
         slots = ["chip_dumping"] * config.chip_dump_pairs + ["soft_play"] * config.soft_play_pairs
         for k, category in enumerate(slots):
             pairs[k % config.cash_tables].append(category)
+    visits = plan_visits(config, ids, start, end, pairs)
     for k in range(config.cash_tables):
-        streams.append(CashRun(config, ids, k, start, end, pairs[k]).run())
+        streams.append(CashRun(config, ids, k, start, end, pairs[k], visits[k]).run())
     streams.append(lobby_stream(config, ids, start, end))
     return streams
+
+
+def plan_visits(
+    config: SimConfig, ids: Ids, start: int, end: int, pairs: list[list[str]]
+) -> list[list[Visit]]:
+    """The day's cash-table visitors, per table: hit-and-runners (half keep to one blind
+    level, half roam), honest short stayers, and staged exceptions (at tables without a
+    colluding pair, whose members never leave, and at ring tables)."""
+    tables = config.cash_tables
+    visits: list[list[Visit]] = [[] for _ in range(tables)]
+    if not tables:
+        return visits
+    rng = random.Random(f"{config.seed}:visits")
+    levels: dict[int, list[int]] = {}
+    for k in range(tables):
+        levels.setdefault(cash_big_blind(config, k), []).append(k)
+    span = max(end - start - 20 * 60_000, 60_000)
+    for _ in range(config.hit_and_runners):
+        pid = ids.player()
+        home = rng.choice(sorted(levels)) if rng.random() < 0.5 else None
+        choices = levels[home] if home is not None else list(range(tables))
+        times = sorted(start + rng.randrange(span) for _ in range(rng.randint(2, 7)))
+        for ms in times:
+            visits[rng.choice(choices)].append(Visit(ms, pid, rng.randint(1, 9)))
+    for _ in range(config.short_stayers):
+        visits[rng.randrange(tables)].append(
+            Visit(start + rng.randrange(span), ids.player(), rng.randint(10, 14), "short_stay")
+        )
+    # At ring tables (elsewhere the format alone excuses the leave) without a pair.
+    ring = [k for k in range(tables) if cash_table_format(config, k) == "ring"]
+    quiet = [k for k in ring if not pairs[k]] or ring or list(range(tables))
+    for n in range(config.refusal_exceptions):
+        mode = ("into_sitters", "last_one")[n % 2]
+        visits[rng.choice(quiet)].append(
+            Visit(start + rng.randrange(span), ids.player(), rng.randint(2, 6), mode)
+        )
+    return visits
 
 
 def simulate(config: SimConfig) -> Iterator[tuple[Literal["event", "truth"], dict[str, Any]]]:

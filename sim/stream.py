@@ -111,7 +111,9 @@ class Outbox:
         seat: int | None = None,
         hand_id: str | None = None,
         players: list[str] | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
+        """`extra`: the contract's optional fields (a cash table's level and format)."""
         record: dict[str, Any] = {
             "type": "table",
             "event_id": self.ids.event(),
@@ -124,6 +126,8 @@ class Outbox:
             "hand_id": hand_id,
             "players": players,
         }
+        if extra:
+            record.update(extra)
         self.put(ms, record)
         return record
 

@@ -41,6 +41,10 @@ class TableRun:
     last_ended: int = 0
     # Table-channel messages that may land in a later hand: (ms, message_id, violation truth).
     carried: list[tuple[int, str, dict[str, Any] | None]] = field(default_factory=list)
+    # Sent on `join` and `hand_start`: a cash table's level and format (contract, optional).
+    extra: dict[str, Any] = field(default_factory=dict)
+    # Hands each seated player was dealt since their join (the refusal rule counts them).
+    session_hands: dict[str, int] = field(default_factory=dict)
 
     def free_seats(self) -> list[int]:
         return [s for s in range(1, self.size + 1) if s not in self.seats]
@@ -49,18 +53,28 @@ class TableRun:
         self.seats[seat] = player
         player.table_id, player.seat, player.available_ms = self.table_id, seat, ms
         self.policies[player.pid] = policy or self.policies.get(player.pid) or HonestPolicy(player)
-        self.out.table(ms, self.table_id, self.tournament_id, "join", player.pid, seat)
+        self.session_hands[player.pid] = 0
+        self.out.table(
+            ms, self.table_id, self.tournament_id, "join", player.pid, seat, extra=self.extra
+        )
 
     def unseat(self, player: Player, ms: int) -> None:
         if player.seat is not None and self.seats.get(player.seat) is player:
             del self.seats[player.seat]
+            self.session_hands.pop(player.pid, None)
             self.out.table(ms, self.table_id, self.tournament_id, "leave", player.pid, player.seat)
         player.table_id = player.seat = None
 
     def play(self, small_blind: int, big_blind: int, ante: int) -> HandResult | None:
         """Deal one hand at `clock`; returns None when fewer than two players can be dealt in."""
         start = self.clock
-        dealt = [p for _, p in sorted(self.seats.items()) if p.available_ms <= start and p.stack]
+        # A cash table deals no one sitting out; a tournament deals them in to be blinded off.
+        cash = self.tournament_id is None
+        dealt = [
+            p
+            for _, p in sorted(self.seats.items())
+            if p.available_ms <= start and p.stack and not (cash and p.out_token)
+        ]
         if len(dealt) < 2:
             return None
         seats_in = [p.seat or 0 for p in dealt]
@@ -74,7 +88,10 @@ class TableRun:
             "hand_start",
             hand_id=hand_id,
             players=[p.pid for p in dealt],
+            extra=self.extra,
         )
+        for p in dealt:
+            self.session_hands[p.pid] = self.session_hands.get(p.pid, 0) + 1
         policies: dict[str, Policy] = {}
         timed_out: list[Player] = []
         for p in dealt:

@@ -60,7 +60,7 @@ def action_state(row: Any, status: Change) -> dict[str, Any]:
     duration = None
     if expires is not None:
         duration = int((_aware(expires) - _aware(ts)).total_seconds())
-    return {
+    state: dict[str, Any] = {
         "action_id": m["action_id"],
         "kind": m["kind"],
         "player_id": m["player_id"],
@@ -74,6 +74,10 @@ def action_state(row: Any, status: Change) -> dict[str, Any]:
         "lifted_at": _iso(m["lifted_at"]),
         "lifted_by": m["lifted_by"],
     }
+    scope = m.get("scope")
+    if scope is not None:
+        state["blind_level"] = scope
+    return state
 
 
 def record_changes(

@@ -144,6 +144,8 @@ actions = Table(
     # When the row was last written (wall time): the chat check reads only what changed since
     # its last refresh (`api.restriction_cache`).
     Column("changed_at", DateTime(timezone=True)),
+    # What the restriction is limited to: a `block_table_join`'s blind level ("50/100").
+    Column("scope", String(64)),
     Index("ix_actions_player_ts", "player_id", "ts"),
     Index("ix_actions_changed_at", "changed_at"),
 )

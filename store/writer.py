@@ -81,6 +81,7 @@ def action_row(action: Action) -> dict[str, Any]:
         "reason": action.reason,
         "flag_ids": list(action.flag_ids),
         "actor": action.actor,
+        "scope": action.scope,
         "changed_at": datetime.now(UTC),
     }
 

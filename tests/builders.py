@@ -64,9 +64,12 @@ def table(
     players: list[str] | None = None,
     seat: int | None = None,
     event_id: str | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> TableEvent:
+    """`extra`: the contract's optional fields (a cash table's `big_blind`, `table_format`)."""
     event = event_from_dict(
         {
+            **(extra or {}),
             "type": "table",
             "event_id": event_id or f"e-{next(_ids)}",
             "ts": iso(at(t)),

@@ -9,6 +9,7 @@ analyst's; a flag's chat, hands and the player's history are `/context` and `/hi
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
@@ -24,6 +25,7 @@ from railbird.api.console.templating import ConsoleError, back_to, render, templ
 from railbird.api.console.views import hand_timeline, offending_terms
 from railbird.api.context_queries import flag_context, player_flags
 from railbird.api.flag_queries import SEVERITIES, flag_dict, get_flag
+from railbird.api.models import LEVEL_PATTERN, RestrictionKind, canonical_level
 from railbird.api.restriction_store import (
     RESTRICTING,
     apply_restriction,
@@ -31,6 +33,7 @@ from railbird.api.restriction_store import (
     player_restrictions,
 )
 from railbird.api.review_queries import QueueFilter, ReviewConflictError, queue, review, reviews
+from railbird.detectors.findings import CATEGORIES
 from railbird.detectors.registry import DETECTOR_TYPES
 from railbird.store import schema
 
@@ -38,15 +41,9 @@ router = APIRouter(prefix="/console", include_in_schema=False)
 Reader = Annotated[ConsoleUser, Depends(page_user(Role.ANALYST, Role.INVESTIGATOR))]
 Analyst = Annotated[ConsoleUser, Depends(page_user(Role.ANALYST))]
 
-CATEGORIES = (
-    "profanity", "harassment", "hate", "spam", "advertising", "malicious_link",
-    "pii_solicitation", "pii_disclosure", "impersonation", "in_hand_influence",
-    "coordinated_sit_out", "bounty_collusion", "chip_dumping", "soft_play",
-)  # fmt: skip
 DETECTORS = tuple(sorted(t.name for t in DETECTOR_TYPES))
 STREAM_POLL_S = 2.0
 STREAM_LIFETIME_S = 600.0  # then the browser's EventSource reconnects by itself
-Kind = Literal["mute_chat", "chat_ban", "snapcam_ban", "suspend_communication"]
 
 
 def _filter(params: dict[str, str | None]) -> QueueFilter:
@@ -270,12 +267,11 @@ def apply_form(
     request: Request,
     user: Analyst,
     player_id: Annotated[str, Form(min_length=1, max_length=64)],
-    kind: Annotated[
-        Literal["mute_chat", "chat_ban", "snapcam_ban", "suspend_communication"], Form()
-    ],
+    kind: Annotated[RestrictionKind, Form()],
     reason: Annotated[str, Form(min_length=3, max_length=500)],
     csrf: Annotated[str, Form(max_length=64)],
     duration_minutes: Annotated[str, Form(max_length=7)] = "",
+    blind_level: Annotated[str, Form(max_length=40)] = "",
     flag_id: Annotated[str, Form(max_length=64)] = "",
     next: Annotated[str, Form(max_length=2000)] = "/console/queue",
 ) -> Response:
@@ -287,6 +283,11 @@ def apply_form(
         if not duration_minutes.strip().isdigit() or not 1 <= int(duration_minutes) <= 525_600:
             return back_to(request, next, "Duration: whole minutes from 1 to 525600, or empty.")
         duration = timedelta(minutes=int(duration_minutes))
+    level: str | None = None
+    if kind == "block_table_join":
+        if not re.match(LEVEL_PATTERN, blind_level.strip()):
+            return back_to(request, next, "A join block needs its blind level, e.g. 50/100.")
+        level = canonical_level(blind_level.strip())
     engine = request.app.state.engine
     flags = (flag_id,) if flag_id and get_flag(engine, flag_id) is not None else ()
     restriction = apply_restriction(
@@ -298,9 +299,11 @@ def apply_form(
         actor=user.actor,
         flag_ids=flags,
         now=datetime.now(UTC),
+        scope=level,
     )
     request.app.state.chat_gate.note(restriction)
-    return back_to(request, next, f"{kind} applied to {player_id} ({restriction.action_id}).")
+    at = f" at {level}" if level else ""
+    return back_to(request, next, f"{kind}{at} applied to {player_id} ({restriction.action_id}).")
 
 
 @router.post("/restrictions/{action_id}/lift")

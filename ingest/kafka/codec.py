@@ -79,6 +79,7 @@ def offence_record(raised: Raised) -> tuple[bytes, bytes]:
         "ts": o.ts.isoformat(),
         "player_id": o.player_id,
         "medium": o.medium,
+        "level": o.level,
         "at": raised.at.isoformat(),
         "place": list(raised.place),
     }
@@ -107,6 +108,7 @@ def read_offence_record(value: bytes | None) -> Raised | tuple[str, datetime]:
             _aware(data["ts"]),
             str(data["player_id"]),
             str(data.get("medium", "text")),
+            None if data.get("level") is None else str(data["level"]),
         )
         if offence.severity not in SEVERITY_RANK or offence.category not in CATEGORIES:
             raise ValueError(f"unknown severity or category in {offence}")

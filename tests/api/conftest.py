@@ -21,6 +21,7 @@ KEYS = {
     "analyst-key-0123456789": "analyst",
     "investigator-key-012345": "investigator",
     "chat-service-key-012345": "chat_service",
+    "lobby-service-key-012345": "lobby_service",
     "admin-key-0123456789ab": "admin",
 }
 

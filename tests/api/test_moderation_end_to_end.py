@@ -32,7 +32,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     migrate(engine)
     start = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=65)
     config = SimConfig(
-        seed=3,
+        seed=5,
         tournaments=1,
         cash_tables=2,
         hours=1.0,

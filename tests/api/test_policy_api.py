@@ -29,7 +29,7 @@ def test_the_policy_is_shown_to_readers_and_reloaded_by_admins_only(
     with TestClient(create_app(engine, KEYS, policy_path=path)) as client:
         shown = client.get("/v1/policy", headers=auth("analyst"))
         assert shown.status_code == 200
-        assert shown.json()["version"] == "2026-12-02.1"
+        assert shown.json()["version"] == "2026-12-03.1"
         assert shown.json()["policy"]["ladders"]["profanity"][0] == {
             "kind": "warn",
             "minutes": None,
@@ -39,8 +39,8 @@ def test_the_policy_is_shown_to_readers_and_reloaded_by_admins_only(
         path.write_text(default_policy_text().replace("[ladders.spam]", "[ladders.spamm]"))
         bad = client.post("/v1/policy/reload", headers=auth("admin"))
         assert bad.status_code == 422 and "line" in bad.json()["detail"]
-        assert client.get("/v1/policy", headers=auth("analyst")).json()["version"] == "2026-12-02.1"
-        path.write_text(default_policy_text().replace("2026-12-02.1", "v2"))
+        assert client.get("/v1/policy", headers=auth("analyst")).json()["version"] == "2026-12-03.1"
+        path.write_text(default_policy_text().replace("2026-12-03.1", "v2"))
         good = client.post("/v1/policy/reload", headers=auth("admin"))
         assert good.status_code == 200 and good.json()["version"] == "v2"
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from railbird.api.app import create_app
+from railbird.api.restriction_store import apply_restriction
 from railbird.store import schema
-from tests.api.conftest import auth
+from railbird.store.database import make_engine, migrate
+from tests.api.conftest import KEYS, auth
 
 
 def mute(client: TestClient, player: str = "p-ann", minutes: int | None = 30) -> dict[str, object]:
@@ -116,3 +122,27 @@ def test_listing_restrictions(client: TestClient) -> None:
         "/v1/restrictions", params={"player_id": "p-dan"}, headers=auth("chat_service")
     ).json()
     assert [r["action_id"] for r in listed] == [restriction["action_id"]]
+
+
+def test_a_restriction_stored_before_the_server_starts_holds_from_its_first_check(
+    tmp_path: Path,
+) -> None:
+    """The cache loads before the server answers: its background refresh comes a `refresh`
+    later, and a restarted server once let every muted player through in between."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'api.db'}")
+    migrate(engine)
+    apply_restriction(
+        engine,
+        player_id="p-ann",
+        kind="mute_chat",
+        duration=timedelta(minutes=30),
+        reason="muted before the restart",
+        actor="key:test",
+        flag_ids=(),
+        now=datetime.now(UTC),
+    )
+    app = create_app(engine, KEYS)
+    app.state.chat_gate.restrictions.refresh = 3600.0  # only the load at start can see it
+    with TestClient(app) as fresh:
+        assert check(fresh, "gl all")["decision"] == "block"
+    engine.dispose()

@@ -57,7 +57,7 @@ def console_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
     migrate(engine)
     start = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=65)
     config = SimConfig(
-        seed=3,
+        seed=8,
         tournaments=1,
         cash_tables=2,
         hours=1.0,

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from railbird.api.console.views import offending_terms
 from railbird.detectors.findings import Evidence, Finding
 from railbird.rules.flags import Flag
 from railbird.store import schema
@@ -44,6 +45,36 @@ def _first_flag(server: Server, **where: str) -> dict[str, Any]:
     engine.dispose()
     assert row is not None, f"the simulated hour should have a flag with {where}"
     return dict(row._mapping)
+
+
+def _in_hand_flag(
+    server: Server, *, said_in_text: bool = False, dealt: bool = False
+) -> dict[str, Any]:
+    """The first in-hand flag whose message is text with its offending words in it (so the page
+    can mark them), or whose player was dealt hands (so they have sessions): which flag of a
+    simulated day has them is the day's luck, what the test needs is not."""
+    engine = make_engine(server.db_url)
+    f, c, hp = schema.flags.c, schema.chat_messages.c, schema.hand_players.c
+    with engine.connect() as conn:
+        for row in conn.execute(
+            select(schema.flags).where(f.category == "in_hand_influence").order_by(f.ts)
+        ):
+            flag = dict(row._mapping)
+            if said_in_text:
+                texts = conn.execute(
+                    select(c.text).where(c.message_id.in_(flag["message_ids"]), c.kind == "text")
+                ).scalars()
+                words = offending_terms(flag)
+                if not any(w.lower() in t.lower() for t in texts for w in words):
+                    continue
+            if dealt:
+                player = flag["player_ids"][0]
+                if conn.execute(select(hp.hand_id).where(hp.player_id == player)).first() is None:
+                    continue
+            engine.dispose()
+            return flag
+    engine.dispose()
+    raise AssertionError("the simulated hour should have such an in-hand flag")
 
 
 def _flag_of_an_unrestricted_player(server: Server) -> tuple[dict[str, Any], str]:
@@ -137,7 +168,7 @@ def test_an_analyst_mutes_a_player_and_the_chat_check_refuses_them(
 
 
 def test_an_investigator_opens_a_hand_timeline(browser: Any, console_server: Server) -> None:
-    flag = _first_flag(console_server, category="in_hand_influence")
+    flag = _in_hand_flag(console_server, said_in_text=True)
     assert flag["hand_id"], "an in-hand flag names its hand"
     page = sign_in(browser, console_server, "investigator")
     page.goto(f"/console/flags/{flag['flag_id']}")
@@ -170,7 +201,7 @@ def test_a_collusion_group_shows_its_target_measures_hands_and_innocent_reading(
 
 
 def test_an_investigator_exports_a_session(browser: Any, console_server: Server) -> None:
-    flag = _first_flag(console_server, category="in_hand_influence")
+    flag = _in_hand_flag(console_server, dealt=True)
     player = flag["player_ids"][0]
     page = sign_in(browser, console_server, "investigator")
     page.goto(f"/console/players/{player}")
@@ -260,7 +291,7 @@ def test_each_role_sees_only_its_controls_and_is_refused_beyond_them(
 def test_a_form_posted_without_the_csrf_token_is_refused(
     browser: Any, console_server: Server
 ) -> None:
-    flag = _first_flag(console_server, category="hate")
+    flag = _first_flag(console_server)  # any flag: the forged form must change none
     status_before = _flag_status(console_server, flag["flag_id"])
     page = sign_in(browser, console_server, "analyst")
     refused = page.request.post(

@@ -173,3 +173,40 @@ def test_sign_in_only_sends_the_analyst_back_into_the_console(client: TestClient
         follow_redirects=False,
     )
     assert answer.headers["location"] == "/console/queue"
+
+
+def test_an_analyst_applies_a_join_block_at_a_blind_level_from_the_console(
+    client: TestClient,
+) -> None:
+    """The flag page's form: a join block needs its level (canonical, as the join check reads
+    it); the lobby's check then refuses that level only."""
+    from railbird.api.console.auth import csrf_token
+
+    _signed_in(client, "analyst")
+    key = next(k for k, r in KEYS.items() if r == "analyst")
+    form = {
+        "player_id": "p-hr-console",
+        "kind": "block_table_join",
+        "reason": "hit and run all evening",
+        "duration_minutes": "30",
+        "csrf": csrf_token(key),
+        "next": "/console/queue",
+    }
+    refused = client.post("/console/restrictions", data=form, follow_redirects=False)
+    assert refused.status_code == 303 and "blind%20level" in refused.headers["location"]
+    applied = client.post(
+        "/console/restrictions", data={**form, "blind_level": "050/100"}, follow_redirects=False
+    )
+    assert applied.status_code == 303
+    lobby = {"X-API-Key": next(k for k, r in KEYS.items() if r == "lobby_service")}
+    asked = client.post(
+        "/v1/tables/join-check",
+        json={"player_id": "p-hr-console", "blind_level": "50/100"},
+        headers=lobby,
+    )
+    assert asked.json()["decision"] == "block"
+    other = {"player_id": "p-hr-console", "blind_level": "100/200"}
+    assert (
+        client.post("/v1/tables/join-check", json=other, headers=lobby).json()["decision"]
+        == "allow"
+    )

@@ -85,6 +85,10 @@ def stream(tmp_path_factory: pytest.TempPathFactory) -> Stream:
         team_intensity=0.9,
         # Lobby waves, whose lines reach every worker's partitions.
         rates=ChatRates(bot_waves_per_hour=2.0),
+        # Refusals to play at two levels: join blocks whose ladder spans the players' tables.
+        cash_big_blinds=(100, 200),
+        hit_and_runners=6,
+        refusal_exceptions=2,
     )
     write_simulation(config, events, base / "truth.jsonl")
     subprocess.run(
@@ -108,6 +112,10 @@ def stream(tmp_path_factory: pytest.TempPathFactory) -> Stream:
     # Ladders that climb: the same player struck again, by flags of different workers' tables.
     assert {"warn", "mute_chat", "refer_investigator"} <= {a["kind"] for a in scan_actions.values()}
     assert any("strike 2" in a["reason"] for a in scan_actions.values())
+    # Refusals to play, and join blocks from the second one at a level on.
+    assert "refusal_to_play" in categories
+    blocks = [a for a in scan_actions.values() if a["kind"] == "block_table_join"]
+    assert blocks and all(a["blind_level"] in ("50/100", "100/200") for a in blocks)
     return Stream(events, len(ids), frozenset(ids), scan_flags, scan_actions)
 
 
@@ -268,6 +276,8 @@ class Lane:
                 "reason": r["reason"],
                 "flag_ids": list(r["flag_ids"]),
                 "actor": r["actor"],
+                # A join block's level, as the contract's record names it.
+                **({} if r["scope"] is None else {"blind_level": r["scope"]}),
             }
             for r in rows
         }
@@ -610,7 +620,13 @@ def test_several_workers_one_killed_and_restarted_give_scans_flags_and_actions(
             wait_for(lambda: lane.stored_actions() == stream.scan_actions, 120, "scan's actions")
             process.send_signal(signal.SIGTERM)
             assert _exits(process, 60) == 0
-    assert _exits(back, 360) == 0, lane.worker_log(len(lane.workers) - 1)[-3000:]
+    try:
+        code = _exits(back, 360)
+    except subprocess.TimeoutExpired:
+        back.kill()
+        log = lane.worker_log(len(lane.workers) - 1)[-6000:]
+        pytest.fail(f"the restarted worker never went idle: {log}")
+    assert code == 0, lane.worker_log(len(lane.workers) - 1)[-3000:]
     assert lane.stored_ids() == stream.event_ids
     assert lane.stored_events() == stream.count  # one row per event: no duplicates
     assert_same_flags(lane.stored_flags(), stream.scan_flags)

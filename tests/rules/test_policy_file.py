@@ -54,7 +54,7 @@ def _replace(old: str, new: str) -> str:
         ),
         (_replace("strike_window_hours = 24", "strike_window_hours = true"), "strike_window_hours"),
         (_replace("minutes = 43200", "minutes = -1"), "minutes must be"),
-        (_replace('version = "2026-12-02.1"', 'version = "x"\nmystery = 1'), "unknown setting"),
+        (_replace('version = "2026-12-03.1"', 'version = "x"\nmystery = 1'), "unknown setting"),
         (_replace("[refer]", "[refer"), "not TOML"),
     ],
 )
@@ -81,7 +81,7 @@ def test_a_changed_policy_changes_the_decisions_and_a_watched_file_is_followed(
     stricter = _replace(
         '{ kind = "warn" }, { kind = "mute_chat", minutes = 10 }',
         '{ kind = "chat_ban", minutes = 10 }',
-    ).replace('version = "2026-12-02.1"', 'version = "strict-1"')
+    ).replace('version = "2026-12-03.1"', 'version = "strict-1"')
     time.sleep(0.01)
     path.write_text(stricter)
     assert watch.changed()

@@ -1,0 +1,1 @@
+"""Cash-table rules the house enforces automatically, read from table events alone."""
