@@ -18,12 +18,13 @@ Lobby = Annotated[Principal, Depends(require(Role.LOBBY_SERVICE, Role.CHAT_SERVI
 
 
 @router.post("/join-check", response_model=JoinCheckOut)
-def join_check(request: Request, body: JoinCheckIn, _: Lobby) -> JoinCheckOut:
+async def join_check(request: Request, body: JoinCheckIn, _: Lobby) -> JoinCheckOut:
     """May this player join a cash table of this blind level now? `block` names the block
     (a refusal-to-play block at that level, `block_table_join`) and when it ends.
 
     Answered from the same in-memory restrictions as the chat check, so it never waits on the
-    database. A block at one level never stops a join at another. Role: `lobby_service` or
+    database; `async` like the chat check, as it does no I/O (a thread-pool route answered a
+    fraction as many, docs/benchmarks-join.md). A block at one level never stops a join at another. Role: `lobby_service` or
     `chat_service` (or `admin`).
     """
     started = time.perf_counter()
