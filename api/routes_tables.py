@@ -23,8 +23,9 @@ async def join_check(request: Request, body: JoinCheckIn, _: Lobby) -> JoinCheck
     (a refusal-to-play block at that level, `block_table_join`) and when it ends.
 
     Answered from the same in-memory restrictions as the chat check, so it never waits on the
-    database; `async` like the chat check, as it does no I/O (a thread-pool route answered a
-    fraction as many, docs/benchmarks-join.md). A block at one level never stops a join at another. Role: `lobby_service` or
+    database; `async` like the chat check, as it does no I/O once the server has started (a
+    thread-pool route answered a fraction as many, docs/benchmarks-join.md). A block at one
+    level never stops a join at another. Role: `lobby_service` or
     `chat_service` (or `admin`).
     """
     started = time.perf_counter()

@@ -167,6 +167,10 @@ def parse_policy(text: str, source: str) -> Policy:
     if not isinstance(critical, bool):
         raise where.error("refer", "[refer] critical must be true or false")
     refusal_window, refusal_blocks = _refusals(where, data.get("refusals", {}))
+    snapcam_categories = _categories(where, "snapcam", snapcam.get("ban_categories", []))
+    for header, named in (("refer", refer_categories | only), ("snapcam", snapcam_categories)):
+        if REFUSAL_CATEGORY in named:
+            raise where.error(header, f"{REFUSAL_CATEGORY!r} is decided by [refusals] alone")
     return Policy(
         version=version.strip(),
         strike_window=timedelta(hours=hours),
@@ -174,7 +178,7 @@ def parse_policy(text: str, source: str) -> Policy:
         refer_categories=refer_categories,
         refer_critical=critical,
         only_refer=only,
-        snapcam_ban_categories=_categories(where, "snapcam", snapcam.get("ban_categories", [])),
+        snapcam_ban_categories=snapcam_categories,
         snapcam_ban=_minutes(where, "snapcam", snapcam.get("minutes")),
         refusal_window=refusal_window,
         refusal_blocks=refusal_blocks,

@@ -212,7 +212,7 @@ class CashRun:
             "visit": None if visit is None else visit[0].mode,
         }
         if hands >= MIN_HANDS:
-            if visit is not None:
+            if visit is not None and self.cfg.hard_negatives:
                 self.out.truth(ms, {"hard_negative": "stayed_ten_hands", **base})
             return
         if hands == 0:
@@ -226,7 +226,8 @@ class CashRun:
         elif all(p.out_token for p in others):
             excuse = "others_sitting_out"
         if excuse is not None:
-            self.out.truth(ms, {"hard_negative": "refusal_excused", "excuse": excuse, **base})
+            if self.cfg.hard_negatives:
+                self.out.truth(ms, {"hard_negative": "refusal_excused", "excuse": excuse, **base})
             return
         record = {"category": "refusal_to_play", "accept": ["refusal_to_play"], **base}
         self.out.truth(ms, record)

@@ -27,7 +27,6 @@ from railbird.api.context_queries import flag_context, player_flags
 from railbird.api.flag_queries import SEVERITIES, flag_dict, get_flag
 from railbird.api.models import LEVEL_PATTERN, RestrictionKind, canonical_level
 from railbird.api.restriction_store import (
-    RESTRICTING,
     apply_restriction,
     lift_restriction,
     player_restrictions,
@@ -42,6 +41,8 @@ Reader = Annotated[ConsoleUser, Depends(page_user(Role.ANALYST, Role.INVESTIGATO
 Analyst = Annotated[ConsoleUser, Depends(page_user(Role.ANALYST))]
 
 DETECTORS = tuple(sorted(t.name for t in DETECTOR_TYPES))
+# The restrict form's kinds, the mildest chat restriction first (the form's default).
+MANUAL_KINDS = ("mute_chat", "chat_ban", "snapcam_ban", "suspend_communication", "block_table_join")
 STREAM_POLL_S = 2.0
 STREAM_LIFETIME_S = 600.0  # then the browser's EventSource reconnects by itself
 
@@ -215,7 +216,7 @@ def flag_page(request: Request, flag_id: str, user: Reader) -> HTMLResponse:
         history=history,
         restrictions=restrictions,
         reviews=reviews(engine, flag_id),
-        kinds=RESTRICTING,
+        kinds=MANUAL_KINDS,
         now=now,
         here=str(request.url.path),
     )

@@ -120,10 +120,17 @@ def test_a_bad_refusals_table_is_refused_with_its_line(old: str, new: str, messa
     assert message in str(raised.value)
 
 
-def test_refusals_cannot_also_have_an_ordinary_ladder() -> None:
+def test_refusals_cannot_also_have_an_ordinary_ladder_referral_or_snapcam_ban() -> None:
     text = default_policy_text() + '\n[ladders.refusal_to_play]\nsteps = [{ kind = "warn" }]\n'
     with pytest.raises(PolicyError, match="own ladder"):
         parse_policy(text, "test.toml")
+    for old, new in (
+        ('categories = ["hate",', 'categories = ["refusal_to_play", "hate",'),
+        ('ban_categories = ["profanity",', 'ban_categories = ["refusal_to_play", "profanity",'),
+    ):
+        assert old in default_policy_text()
+        with pytest.raises(PolicyError, match=r"line \d+: 'refusal_to_play' is decided by"):
+            parse_policy(default_policy_text().replace(old, new), "test.toml")
 
 
 def test_the_escalation_stage_counts_levels_as_scan_does_and_keeps_them_in_its_snapshot() -> None:
