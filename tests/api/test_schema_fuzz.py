@@ -15,10 +15,14 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
+from hypothesis.internal import lambda_sources
+from schemathesis.core.parameters import ParameterLocation
+from schemathesis.generation import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from railbird.api.app import create_app
@@ -28,6 +32,26 @@ from tests.api.conftest import KEYS, auth, store_as_scan_does
 from tests.paths import EXAMPLES
 
 EXAMPLES_PER_CASE = int(os.environ.get("RAILBIRD_FUZZ_EXAMPLES", "5"))
+
+
+def _name_lambdas_safely() -> None:
+    """While schemathesis builds the cases, hypothesis names each filter lambda by parsing its
+    source; on CPython 3.11.7 `ast.parse` called from a stack as deep as collection's raises
+    "SystemError: AST constructor recursion depth mismatch" (an interpreter bug, gone in later
+    releases), which failed collection once the schema grew a route. The name only labels
+    hypothesis's output, so a parse that hits the bug falls back to a plain one."""
+    describe = lambda_sources.lambda_description
+
+    def safely(f: Any) -> str:
+        try:
+            return describe(f)
+        except SystemError:
+            return "lambda"
+
+    lambda_sources.lambda_description = safely
+
+
+_name_lambdas_safely()
 
 
 # The app must exist when the module is collected (schemathesis parametrizes from its schema);
@@ -55,4 +79,10 @@ def filled_store() -> Iterator[None]:
     suppress_health_check=list(HealthCheck),
 )
 def test_no_route_answers_outside_its_schema(case: schemathesis.Case, role: str) -> None:
-    case.call_and_validate(headers=auth(role), excluded_checks=[positive_data_acceptance])
+    # A case whose headers are the invalid part (the only header is the key: "missing
+    # X-API-Key") is sent as generated, so it must be refused; adding the role's key to it
+    # would make it a valid request that schemathesis then expects to be rejected.
+    header = (case.meta.components if case.meta else {}).get(ParameterLocation.HEADER)
+    bad_key = header is not None and header.mode == GenerationMode.NEGATIVE
+    headers = {} if bad_key else auth(role)
+    case.call_and_validate(headers=headers, excluded_checks=[positive_data_acceptance])
