@@ -9,6 +9,7 @@ from fastapi import Depends, FastAPI
 from sqlalchemy import Engine
 
 from railbird.api import (
+    api_docs,
     console,
     problems,
     routes_chat,
@@ -25,8 +26,10 @@ from railbird.api import (
 from railbird.api import metrics as api_metrics
 from railbird.api.auth import KeyRing
 from railbird.api.chat_gate import ChatGate
+from railbird.api.console.config import ConsoleConfig
 from railbird.api.guards import RequestGuard
 from railbird.api.query_params import strict_query
+from railbird.api.response_headers import ResponseHeaders
 from railbird.detectors.detector import Detector
 from railbird.detectors.registry import build_detectors
 from railbird.rules.policy_watch import PolicyWatch
@@ -37,12 +40,16 @@ def create_app(
     api_keys: dict[str, str],
     detectors: Sequence[Detector] | None = None,
     policy_path: Path | None = None,
+    console_config: ConsoleConfig | None = None,
+    docs: bool = False,
 ) -> FastAPI:
     """The API over `engine`, for `api_keys` (key -> role name), settings passed in by the caller.
 
     `detectors` are the chat check's, the registry's by default; `policy_path` the policy file
-    `GET /v1/policy` shows and `POST /v1/policy/reload` re-reads (None: the shipped one). A key
-    shorter than 16 characters or an unknown role is a `ValueError`.
+    `GET /v1/policy` shows and `POST /v1/policy/reload` re-reads (None: the shipped one);
+    `console_config` where the console is served and how long its sessions last (the loopback
+    origins of port 8000 by default); `docs` publishes Swagger UI at /docs and the schema
+    without a key. A key shorter than 16 characters or an unknown role is a `ValueError`.
     """
     app = FastAPI(
         title="railbird",
@@ -50,6 +57,13 @@ def create_app(
         version="0.1.0",
         responses=problems.ERRORS,
         dependencies=[Depends(strict_query)],
+        # Served by `api_docs` (a key, or turned on), never from a CDN; no ReDoc.
+        openapi_url=None,
+        docs_url=None,
+        redoc_url=None,
+        # A slash too many is a 404, not a redirect: Starlette builds that redirect's Location
+        # from the request's Host header, which a client chooses.
+        redirect_slashes=False,
     )
     app.state.engine = engine
     app.state.keyring = KeyRing(api_keys)
@@ -78,5 +92,8 @@ def create_app(
     problems.document_routes(app, [r for m in modules for r in m.router.routes] + app.routes)
     for module in modules:
         app.include_router(module.router)
-    console.install(app)
+    api_docs.install(app, public=docs)
+    console.install(app, console_config or ConsoleConfig())
+    # Outermost: every answer, the guard's refusals included, gets the same headers.
+    app.add_middleware(ResponseHeaders)
     return app

@@ -2,7 +2,8 @@
 
 Roles: `analyst` (flags, restrictions), `investigator` (flags, sessions with full context, chat
 log), `chat_service` (the millisecond "may this player say this?" check, and the join check),
-`lobby_service` (the "may this player join this table?" check only), `admin` (all).
+`lobby_service` (the "may this player join this table?" check only), `metrics` (a Prometheus
+scraper: `GET /metrics` only), `admin` (all).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class Role(StrEnum):
     INVESTIGATOR = "investigator"
     CHAT_SERVICE = "chat_service"
     LOBBY_SERVICE = "lobby_service"  # the lobby asks whether a player may join a table
+    METRICS = "metrics"  # a scraper reads /metrics and nothing else
     ADMIN = "admin"
 
 
@@ -45,6 +47,9 @@ class KeyRing:
             if len(key) < 16:
                 raise ValueError("API keys must be at least 16 characters")
             self._by_digest[self._digest(key)] = Role(role)
+        # A console session names its key by fingerprint: it must still be in the ring, with
+        # the same role, for the session to count (a key taken out ends its sessions).
+        self._by_key_id = {d.hex()[:12]: r for d, r in self._by_digest.items()}
 
     @staticmethod
     def _digest(key: str) -> bytes:
@@ -57,6 +62,11 @@ class KeyRing:
             if hmac.compare_digest(known, digest):
                 return Principal(key_id=digest.hex()[:12], role=role)
         return None
+
+    def by_key_id(self, key_id: str) -> Principal | None:
+        """The principal of the key with this fingerprint, if the ring still holds it."""
+        role = self._by_key_id.get(key_id)
+        return None if role is None else Principal(key_id=key_id, role=role)
 
 
 api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False)

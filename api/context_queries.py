@@ -98,3 +98,19 @@ def player_flags(engine: Engine, player_id: str, limit: int) -> list[dict[str, A
     )
     with engine.connect() as conn:
         return [flag_dict(r) for r in conn.execute(query)]
+
+
+def player_known(engine: Engine, player_id: str) -> bool:
+    """Whether railbird has any record of `player_id`: a message, a table event, a hand dealt,
+    a flag or a restriction (each an indexed lookup). A clean player is known; a typo is not."""
+    checks = (
+        select(schema.chat_messages.c.message_id).where(
+            schema.chat_messages.c.player_id == player_id
+        ),
+        select(schema.table_events.c.event_id).where(schema.table_events.c.player_id == player_id),
+        select(schema.hand_players.c.hand_id).where(schema.hand_players.c.player_id == player_id),
+        select(schema.flag_players.c.flag_id).where(schema.flag_players.c.player_id == player_id),
+        select(schema.actions.c.action_id).where(schema.actions.c.player_id == player_id),
+    )
+    with engine.connect() as conn:
+        return any(conn.execute(query.limit(1)).first() is not None for query in checks)

@@ -2,8 +2,9 @@
 `uvicorn --factory railbird.api.factory:app_from_environment` (gunicorn's uvicorn worker too).
 
 Each server worker process calls the factory once: settings come from the environment there
-(`RAILBIRD_DATABASE_URL`, `RAILBIRD_API_KEYS`), the engine is that process's own, and it is
-disposed of when the server shuts the process down gracefully.
+(`RAILBIRD_DATABASE_URL`, `RAILBIRD_API_KEYS`, `RAILBIRD_PUBLIC_ORIGIN`, `RAILBIRD_API_DOCS`,
+...), the engine is that process's own, and it is disposed of when the server shuts the
+process down gracefully.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from railbird.api.app import create_app
+from railbird.api.console.config import ConsoleConfig
 from railbird.api.settings import ApiSettings
 from railbird.store.database import make_engine
 
@@ -32,6 +34,19 @@ def app_from_environment() -> FastAPI:
         )
     engine = make_engine(settings.database_url)
     policy = os.environ.get("RAILBIRD_POLICY")
-    app = create_app(engine, settings.api_keys, policy_path=Path(policy) if policy else None)
+    console = ConsoleConfig.for_server(
+        settings.public_origin,
+        settings.host,
+        settings.port,
+        settings.console_idle_minutes,
+        settings.console_session_hours,
+    )
+    app = create_app(
+        engine,
+        settings.api_keys,
+        policy_path=Path(policy) if policy else None,
+        console_config=console,
+        docs=settings.api_docs,
+    )
     app.router.add_event_handler("shutdown", engine.dispose)
     return app

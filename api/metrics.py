@@ -4,6 +4,11 @@ check's decisions, and how fresh its restriction cache is.
 One registry per app, so several apps in one process (the tests') never collide. Under
 `railbird serve --workers N` each server process has its own counters and a scrape reaches
 one of them: scrape each process, or run one worker per port behind the balancer.
+
+Scraping needs a key whose role is `metrics` (it may read this and nothing else) or `admin`,
+as `X-API-Key` or as `Authorization: Bearer <key>` (what Prometheus's `authorization` scrape
+setting sends): route names, request rates and the chat check's decisions are not for
+anyone who can reach the port.
 """
 
 from __future__ import annotations
@@ -12,11 +17,12 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, HTTPException, Request, Response, status
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from railbird.api.auth import KeyRing, Role
 from railbird.api.chat_gate import ChatGate
 
 Scope = MutableMapping[str, Any]
@@ -106,8 +112,32 @@ def install(app: FastAPI, gate: ChatGate) -> None:
     app.add_middleware(_Measure, metrics=metrics)
 
     @app.get("/metrics", include_in_schema=False)
-    def scrape(_: Request) -> Response:
+    def scrape(request: Request) -> Response:
+        _check_scraper(request)
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE)
+
+
+def _check_scraper(request: Request) -> None:
+    """401 without a known key (X-API-Key, or a bearer token), 403 for a role other than
+    `metrics` or `admin`."""
+    key = request.headers.get("x-api-key", "")
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if not key and scheme.lower() == "bearer":
+        key = token.strip()
+    if not key:
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED,
+            "missing key: send a metrics key as X-API-Key or Authorization: Bearer",
+        )
+    keyring: KeyRing = request.app.state.keyring
+    principal = keyring.lookup(key)
+    if principal is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "unknown API key")
+    if principal.role not in (Role.METRICS, Role.ADMIN):
+        raise HTTPException(
+            status.HTTP_403_FORBIDDEN,
+            f"role '{principal.role}' may not read metrics (needs one of: admin, metrics)",
+        )
 
 
 class _Measure:

@@ -125,9 +125,18 @@ LEVEL_PATTERN = r"^[0-9]{1,15}/[0-9]{1,15}$"
 
 
 def canonical_level(level: str) -> str:
-    """A blind level as the rules name it: "050/100" is "50/100"."""
-    small, big = level.split("/")
-    return f"{int(small)}/{int(big)}"
+    """A blind level as the rules name it: "050/100" is "50/100". A `ValueError` for one no
+    table plays: a big blind under 1 ("0/0") or a small blind above the big one ("100/50")."""
+    small, big = (int(part) for part in level.split("/"))
+    check_blinds(small, big)
+    return f"{small}/{big}"
+
+
+def check_blinds(small: int, big: int) -> None:
+    if big < 1:
+        raise ValueError(f"a big blind of {big}: it is at least 1")
+    if small > big:
+        raise ValueError(f"a small blind of {small} above the big blind of {big}")
 
 
 # A blind level as the rules name it: small blind / big blind, in the table's chip units.
@@ -233,6 +242,8 @@ class JoinCheckIn(BaseModel):
             raise ValueError("give blind_level, or small_blind and big_blind (not both)")
         if given_blinds and (self.small_blind is None or self.big_blind is None):
             raise ValueError("small_blind and big_blind go together")
+        if self.small_blind is not None and self.big_blind is not None:
+            check_blinds(self.small_blind, self.big_blind)
         return self
 
     @property

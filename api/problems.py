@@ -50,7 +50,10 @@ def _documented(description: str) -> dict[str, Any]:
 
 # Documented on every route (`FastAPI(responses=...)`): what any of them may answer.
 ERRORS: dict[int | str, dict[str, Any]] = {
-    400: _documented("a parameter that is not ours (a cursor, a session id) or is missing"),
+    400: _documented(
+        "a parameter that is not ours (a cursor, a session id) or is missing, or a JSON body "
+        "naming a key twice"
+    ),
     401: _documented("no X-API-Key header, or an unknown key"),
     403: _documented("the key's role may not use this route"),
     413: _documented("a body over 64 KiB"),
@@ -79,6 +82,8 @@ def _allowed_methods(request: Request) -> str:
     for regex, methods in getattr(request.app.state, "route_methods", ()):
         if regex.match(path):
             found |= methods
+    if "GET" in found:
+        found.add("HEAD")  # answered as the GET (`response_headers`)
     return ", ".join(sorted(found))
 
 

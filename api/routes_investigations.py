@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 
 from railbird.api.auth import Principal, Role, require
-from railbird.api.context_queries import flag_context, player_flags
+from railbird.api.context_queries import flag_context, player_flags, player_known
 from railbird.api.flag_queries import get_flag
 from railbird.api.models import ContextOut, FlagOut, PlayerHistoryOut
 from railbird.api.restriction_store import player_restrictions
@@ -48,10 +48,14 @@ def history(
 ) -> PlayerHistoryOut:
     """A player's record: their flags (newest first, at most `limit`) and all their restrictions.
 
-    Restrictions ended or lifted are included, marked inactive. A player with no record gets empty
-    lists, not a 404. Role: `investigator` (or `admin`).
+    Restrictions ended or lifted are included, marked inactive. A player railbird has seen
+    (a message, a table event, a hand) with no flag gets empty lists; a player it has never
+    seen is a 404, so a mistyped id does not read as a clean record. Role: `investigator` (or
+    `admin`).
     """
     engine = request.app.state.engine
+    if not player_known(engine, player_id):
+        raise HTTPException(404, f"no record of a player with id {player_id!r}")
     now = datetime.now(UTC)
     return PlayerHistoryOut(
         player_id=player_id,

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 
 from railbird.api.auth import Principal, Role, require
+from railbird.api.flag_queries import get_flag
 from railbird.api.models import FlagOut, QueuePage, ReviewIn, ReviewOut, ReviewResult
 from railbird.api.review_queries import QueueFilter, ReviewConflictError, queue, review, reviews
 
@@ -74,6 +75,9 @@ def review_flag(request: Request, flag_id: str, body: ReviewIn, who: Reviewer) -
 
 @router.get("/v1/flags/{flag_id}/reviews", response_model=list[ReviewOut])
 def flag_reviews(request: Request, flag_id: str, _: Reader) -> list[ReviewOut]:
-    """A flag's reviews, oldest first (empty: never reviewed). Role: `analyst` or
-    `investigator`."""
-    return [ReviewOut(**r) for r in reviews(request.app.state.engine, flag_id)]
+    """A flag's reviews, oldest first (empty: never reviewed); 404 when there is no such flag.
+    Role: `analyst` or `investigator`."""
+    engine = request.app.state.engine
+    if get_flag(engine, flag_id) is None:
+        raise HTTPException(404, f"no flag with id {flag_id!r}")
+    return [ReviewOut(**r) for r in reviews(engine, flag_id)]

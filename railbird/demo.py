@@ -19,6 +19,7 @@ from typing import Any
 import uvicorn
 
 from railbird.api.app import create_app
+from railbird.api.console.config import ConsoleConfig
 from railbird.api.settings import ApiSettings
 from railbird.detectors.registry import build_detectors
 from railbird.ingest.live_feed import LiveFeed
@@ -95,7 +96,17 @@ def run_demo(args: argparse.Namespace) -> int:
     _say("  Ctrl-C stops the demo.")
     try:
         uvicorn.run(
-            create_app(engine, api_keys), host=settings.host, port=port, log_level="warning"
+            create_app(
+                engine,
+                api_keys,
+                console_config=ConsoleConfig.for_server(
+                    settings.public_origin, settings.host, port
+                ),
+                docs=True,  # a local demo: the OpenAPI UI is what it shows first
+            ),
+            host=settings.host,
+            port=port,
+            log_level="warning",
         )
     finally:
         feed.stop()

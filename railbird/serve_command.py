@@ -15,6 +15,7 @@ import sys
 import uvicorn
 from pydantic import ValidationError
 
+from railbird.api.console.config import ConsoleConfig, OriginError
 from railbird.api.settings import ApiSettings
 from railbird.ingest.kafka.clients import BrokerUnreachable, connect_producer
 from railbird.ingest.kafka.outbox_relay import OutboxRelay, RelayThread
@@ -47,10 +48,28 @@ def run_serve(args: argparse.Namespace) -> int:
         engine.dispose()
     host = args.host or settings.host
     port = args.port if args.port is not None else settings.port
+    try:
+        console = ConsoleConfig.for_server(settings.public_origin, host, port)
+    except OriginError as exc:
+        print(f"railbird serve: bad RAILBIRD_PUBLIC_ORIGIN: {exc}", file=sys.stderr)  # noqa: T201
+        return 2
+    # The server processes build the app from the environment (`api.factory`): they serve the
+    # address chosen here, and derive the console's default origin from it.
+    os.environ["RAILBIRD_HOST"] = host
+    os.environ["RAILBIRD_PORT"] = str(port)
+    docs = "OpenAPI UI at /docs" if settings.api_docs else "OpenAPI UI off (RAILBIRD_API_DOCS)"
     print(  # noqa: T201
-        f"railbird serve: http://{host}:{port} ({args.workers} worker(s)); docs at /docs",
+        f"railbird serve: http://{host}:{port} ({args.workers} worker(s)); {docs}; console "
+        f"for {', '.join(console.origins)}",
         file=sys.stderr,
     )
+    if not console.secure_cookies:
+        print(  # noqa: T201
+            f"railbird serve: the console is served over plain HTTP at {console.origins[0]}: "
+            "its session cookie crosses the network in clear; serve it over HTTPS and set "
+            "RAILBIRD_PUBLIC_ORIGIN=https://...",
+            file=sys.stderr,
+        )
     relay = _relay_thread(settings.database_url) if not getattr(args, "no_relay", False) else None
     try:
         uvicorn.run(

@@ -188,3 +188,44 @@ action_outbox = Table(
     Index("ix_action_outbox_unsent", "sent_at", "seq"),
     Index("ix_action_outbox_action", "action_id", "change"),
 )
+
+# Console sign-ins as the server keeps them: the cookie holds a random session id, the store
+# only its SHA-256, so every server process can check, extend and end a session, and a copy of
+# the table signs nobody in (`api.console.sessions`).
+console_sessions = Table(
+    "console_sessions",
+    metadata,
+    Column("id_hash", String(64), primary_key=True),
+    # A handle to list and end a session by (random, not derived from the secret).
+    Column("ref", String(16), nullable=False, unique=True),
+    Column("key_id", String(16), nullable=False),
+    Column("role", String(32), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("last_seen_at", DateTime(timezone=True), nullable=False),
+    Column("idle_timeout_s", Integer, nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("revoked_at", DateTime(timezone=True)),
+    Column("revoked_by", String(64)),
+    Column("client_addr", String(64)),
+    Column("user_agent", String(256)),
+    # The banner the next page shows (a code from a fixed set and the values the server put
+    # in it), so no banner text ever comes from a URL.
+    Column("flash", JSON),
+    Index("ix_console_sessions_key", "key_id", "created_at"),
+    Index("ix_console_sessions_expires", "expires_at"),
+)
+
+# Sign-in attempts, for throttling per client and per key across every server process; the
+# client address and the key tried are kept only as digests.
+console_sign_ins = Table(
+    "console_sign_ins",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("ts", DateTime(timezone=True), nullable=False),
+    Column("client_hash", String(64), nullable=False),
+    Column("key_hash", String(64), nullable=False),
+    Column("ok", Boolean, nullable=False),
+    Index("ix_console_sign_ins_client", "client_hash", "ts"),
+    Index("ix_console_sign_ins_key", "key_hash", "ts"),
+    Index("ix_console_sign_ins_ts", "ts"),
+)

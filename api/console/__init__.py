@@ -7,13 +7,20 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from railbird.api.console import investigation_pages, policy_page, review_pages, signin
+from railbird.api.console.config import ConsoleConfig
+from railbird.api.console.sessions import SessionStore
+from railbird.api.console.sign_in_throttle import SignInThrottle
 from railbird.api.console.templating import HERE, install_error_pages
 
 ROUTERS = (signin.router, review_pages.router, investigation_pages.router, policy_page.router)
 
 
-def install(app: FastAPI) -> None:
-    """Mount the console's pages, its static assets and its error pages on `app`."""
+def install(app: FastAPI, config: ConsoleConfig) -> None:
+    """Mount the console's pages, its static assets and its error pages on `app`, with its
+    sessions and sign-in throttle over the app's store (`app.state.engine`)."""
+    app.state.console_config = config
+    app.state.console_sessions = SessionStore(app.state.engine, config)
+    app.state.console_throttle = SignInThrottle(app.state.engine, config)
     app.mount("/console/static", StaticFiles(directory=HERE / "static"), name="console-static")
     install_error_pages(app)
     for router in ROUTERS:

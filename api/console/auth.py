@@ -1,12 +1,13 @@
-"""Signing in to the console: the API key entered once, kept in an HTTP-only cookie, and the
-same roles as the API on every page.
+"""Who is signed in to the console, and the checks every page and form makes.
 
-The cookie holds the key itself (HttpOnly, SameSite=Strict, Secure, path `/console`; browsers
-keep a Secure cookie from http://127.0.0.1 and localhost, where the demo serves), so every
-server process can check it with the key ring alone: no session table, nothing to share
-between workers. Forms carry a CSRF token derived
-from the key (HMAC), checked with the request's Origin on every POST; SameSite=Strict already
-keeps other sites' requests from carrying the cookie, the token is the second lock.
+The cookie holds a random session id, never the API key: sign-in exchanges the key for a
+session kept in the store (`sessions`), so logging out, an admin ending it, the idle timeout,
+the absolute expiry and a key taken out of the ring end it on every server process. Each form
+carries a CSRF token derived from the session id (HMAC), so it changes with every sign-in, and
+every state-changing request must carry an `Origin` that is one of the configured public
+origins (`config`): never compared with the request's own `Host`. SameSite=Strict keeps other
+sites' requests from carrying the cookie at all; the token and the Origin are the second and
+third locks.
 """
 
 from __future__ import annotations
@@ -15,22 +16,29 @@ import hashlib
 import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
-from fastapi import HTTPException, Request, status
+from fastapi import Request
 
 from railbird.api.auth import KeyRing, Principal, Role
+from railbird.api.console.config import ConsoleConfig
+from railbird.api.console.sessions import Session, SessionStore
 
-COOKIE = "railbird_console"
-MAX_AGE_S = 12 * 3600  # a working day: the analyst signs in again the next morning
+SESSION_COOKIE = "railbird_console"
+LOGIN_COOKIE = "railbird_login"  # the sign-in form's own CSRF nonce, before any session
 _CSRF_LABEL = b"railbird-console-csrf"
+# Roles with console pages; a service's key (chat, lobby, metrics) cannot open a session.
+CONSOLE_ROLES = frozenset({Role.ANALYST, Role.INVESTIGATOR, Role.ADMIN})
+_MAX_COOKIE = 128
 
 
 @dataclass(frozen=True, slots=True)
 class ConsoleUser:
-    """A signed-in analyst: the key's principal and the CSRF token its forms carry."""
+    """A signed-in analyst: the key's principal, the session and its forms' CSRF token."""
 
     principal: Principal
     csrf: str
+    session: Session
 
     @property
     def role(self) -> Role:
@@ -45,12 +53,13 @@ class ConsoleUser:
         return self.principal.role in set(roles) | {Role.ADMIN}
 
 
-def csrf_token(key: str) -> str:
-    return hmac.new(key.encode("utf-8"), _CSRF_LABEL, hashlib.sha256).hexdigest()[:32]
+def csrf_token(session_id: str) -> str:
+    """The forms' token for one session: unguessable without the session id, new with each."""
+    return hmac.new(session_id.encode("utf-8"), _CSRF_LABEL, hashlib.sha256).hexdigest()[:32]
 
 
 class SignInRequired(Exception):
-    """No valid cookie: the page answers with a redirect to the sign-in form."""
+    """No live session: the page answers with a redirect to the sign-in form."""
 
 
 class NotAllowed(Exception):
@@ -61,17 +70,66 @@ class NotAllowed(Exception):
         self.user = user
 
 
+class FormRefused(Exception):
+    """A state-changing request that did not come from the console's own pages."""
+
+
 def _names(roles: tuple[Role, ...]) -> str:
     return ", ".join(sorted({str(r) for r in roles} | {"admin"}))
 
 
+def console_config(request: Request) -> ConsoleConfig:
+    config: ConsoleConfig = request.app.state.console_config
+    return config
+
+
+def session_store(request: Request) -> SessionStore:
+    store: SessionStore = request.app.state.console_sessions
+    return store
+
+
+def session_cookie(request: Request) -> str | None:
+    value = request.cookies.get(console_config(request).cookie_name(SESSION_COOKIE))
+    return value if value and len(value) <= _MAX_COOKIE else None
+
+
+_UNSET = object()
+
+
 def current_user(request: Request) -> ConsoleUser | None:
-    key = request.cookies.get(COOKIE)
-    if not key:
+    """The signed-in user of this request (looked up once per request), or None."""
+    known = getattr(request.state, "console_user", _UNSET)
+    if known is not _UNSET:
+        return known  # type: ignore[return-value]
+    user = _load_user(request)
+    request.state.console_user = user
+    return user
+
+
+def _load_user(request: Request) -> ConsoleUser | None:
+    session_id = session_cookie(request)
+    if session_id is None:
+        return None
+    store = session_store(request)
+    now = datetime.now(UTC)
+    session = store.find(session_id, now)
+    if session is None:
+        request.state.console_session_ended = True
         return None
     keyring: KeyRing = request.app.state.keyring
-    principal = keyring.lookup(key)
-    return None if principal is None else ConsoleUser(principal, csrf_token(key))
+    principal = keyring.by_key_id(session.key_id)
+    if principal is None or principal.role != session.role or principal.role not in CONSOLE_ROLES:
+        store.end(session.ref, "its key left the key ring or changed role", now)
+        request.state.console_session_ended = True
+        return None
+    store.touch(session, now)
+    return ConsoleUser(principal, csrf_token(session_id), session)
+
+
+def still_signed_in(request: Request, user: ConsoleUser) -> bool:
+    """Whether `user`'s session is still live (a long stream re-asks; it does not extend it)."""
+    found = session_store(request).find_by_hash(user.session.id_hash, datetime.now(UTC))
+    return found is not None
 
 
 def page_user(*roles: Role) -> Callable[[Request], ConsoleUser]:
@@ -89,11 +147,24 @@ def page_user(*roles: Role) -> Callable[[Request], ConsoleUser]:
     return dependency
 
 
-def check_form(request: Request, user: ConsoleUser, token: str) -> None:
-    """A POST from the console's own pages only: the CSRF token, and the Origin when the
-    browser sends one."""
-    if not hmac.compare_digest(token, user.csrf):
-        raise HTTPException(status.HTTP_403_FORBIDDEN, "the form's CSRF token is not valid")
+def check_origin(request: Request) -> None:
+    """A state-changing request must say where it comes from, and that must be the console:
+    every browser sends `Origin` with a form POST, so a request without one is not a form of
+    ours."""
     origin = request.headers.get("origin")
-    if origin and origin != f"{request.url.scheme}://{request.url.netloc}":
-        raise HTTPException(status.HTTP_403_FORBIDDEN, f"a form posted from {origin!r}")
+    config = console_config(request)
+    if not origin:
+        raise FormRefused(
+            "the request has no Origin header: forms are accepted from the console only"
+        )
+    if origin not in config.origins:
+        raise FormRefused(
+            f"a form posted from {origin[:100]!r}: this console is served at {config.origins[0]}"
+        )
+
+
+def check_form(request: Request, user: ConsoleUser, token: str) -> None:
+    """A POST from the console's own pages only: the Origin, then the session's CSRF token."""
+    check_origin(request)
+    if not hmac.compare_digest(token.encode("utf-8"), user.csrf.encode("utf-8")):
+        raise FormRefused("the form's CSRF token is not this session's: reload the page")

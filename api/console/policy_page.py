@@ -35,5 +35,5 @@ def policy_reload(
     try:
         policy = watch.reload()
     except PolicyError as exc:
-        return back_to(request, "/console/policy", f"Not reloaded: {exc}")
-    return back_to(request, "/console/policy", f"Reloaded: version {policy.version}.")
+        return back_to(request, "/console/policy", "policy_not_reloaded", error=str(exc))
+    return back_to(request, "/console/policy", "policy_reloaded", version=policy.version)

@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from sqlalchemy import Engine, and_, or_, select
 
 from railbird.api.auth import Role
-from railbird.api.console.auth import ConsoleUser, check_form, page_user
+from railbird.api.console.auth import ConsoleUser, check_form, page_user, still_signed_in
 from railbird.api.console.templating import ConsoleError, back_to, render, templates
 from railbird.api.console.views import hand_timeline, offending_terms
 from railbird.api.context_queries import flag_context, player_flags
@@ -85,7 +85,6 @@ def queue_page(
         rows, following = queue(request.app.state.engine, _filter(filters), 50, cursor)
     except ValueError as exc:
         raise ConsoleError(400, str(exc)) from exc
-    newest = max(((r["ts"], r["flag_id"]) for r in rows), default=None)
     return render(
         request,
         "queue.html",
@@ -96,7 +95,7 @@ def queue_page(
         categories=CATEGORIES,
         severities=SEVERITIES,
         detectors=DETECTORS,
-        stream_after=_after_token(newest) if newest else _after_token(None),
+        stream_after=_after_token(_newest_flag(request.app.state.engine)),
         here=str(request.url.path) + (f"?{request.url.query}" if request.url.query else ""),
     )
 
@@ -104,6 +103,27 @@ def queue_page(
 def _after_token(newest: tuple[datetime, str] | None) -> str:
     ts, flag_id = newest or (datetime.now(UTC) - timedelta(days=3650), "")
     return f"{ts.isoformat()}|{flag_id}"
+
+
+def _newest_flag(engine: Engine) -> tuple[datetime, str] | None:
+    """Where the live rows start: after every flag stored when the page was drawn, not after
+    the newest row on the page (a page of the most severe flags leaves out newer, milder
+    ones, which the stream then sent as new)."""
+    f = schema.flags.c
+    with engine.connect() as conn:
+        row = conn.execute(
+            select(f.ts, f.flag_id).order_by(f.ts.desc(), f.flag_id.desc()).limit(1)
+        ).first()
+    if row is None:
+        return None
+    ts = row.ts if row.ts.tzinfo else row.ts.replace(tzinfo=UTC)
+    return ts, str(row.flag_id)
+
+
+def _position(text: str) -> tuple[datetime, str]:
+    ts_text, flag_id = text.split("|", 1)
+    ts = datetime.fromisoformat(ts_text)
+    return (ts if ts.tzinfo else ts.replace(tzinfo=UTC)), flag_id
 
 
 @router.get("/queue/stream")
@@ -119,10 +139,16 @@ async def queue_stream(
     detector: str | None = None,
 ) -> StreamingResponse:
     """Server-sent events: each open flag stored after `after` (its time and id) that matches
-    the filters, as a rendered queue row, while the page stays open."""
+    the filters, as a rendered queue row, while the page stays open and its session lives.
+
+    Each event carries its position as its `id`, so a browser that reconnects (the stream
+    ends every `STREAM_LIFETIME_S`) sends `Last-Event-ID` and resumes after the last row it
+    got, instead of being sent every row since the page was drawn again."""
+    resume = request.headers.get("last-event-id")
     try:
-        ts_text, flag_id = after.split("|", 1)
-        since = (datetime.fromisoformat(ts_text), flag_id)
+        since = _position(after)
+        if resume:
+            since = max(since, _position(resume[:200]))
     except ValueError as exc:
         raise ConsoleError(400, f"not a stream position: {after[:80]!r}") from exc
     flt = _filter(
@@ -143,12 +169,15 @@ async def queue_stream(
         loop = asyncio.get_running_loop()
         ends = loop.time() + STREAM_LIFETIME_S
         while loop.time() < ends and not await request.is_disconnected():
+            if not await asyncio.to_thread(still_signed_in, request, user):
+                return  # signed out (on any server): the rows stop with the session
             found = await asyncio.to_thread(_flags_after, engine, flt, since)
             for flag in found:
                 since = (flag["ts"], flag["flag_id"])
                 row = templates.get_template("queue_row.html").render(flag=flag, user=user)
                 data = orjson.dumps({"flag_id": flag["flag_id"], "html": row}).decode()
-                yield f"event: flag\ndata: {data}\n\n".encode()
+                position = _after_token(since)
+                yield f"id: {position}\nevent: flag\ndata: {data}\n\n".encode()
             yield b": keep-alive\n\n"
             await asyncio.sleep(STREAM_POLL_S)
 
@@ -237,7 +266,7 @@ def review_form(
     /v1/flags/{id}/review` does it (a dismissal needs a note, as the API's does)."""
     check_form(request, user, csrf)
     if decision == "dismiss" and len(note.strip()) < 3:
-        return back_to(request, next, "A dismissal needs a note (why it is not a violation).")
+        return back_to(request, next, "dismissal_needs_note")
     if len(note.strip()) < 3:  # confirm and escalate from the keyboard: the note says so
         note = f"{decision} from the console queue"
     engine = request.app.state.engine
@@ -253,14 +282,22 @@ def review_form(
             now=datetime.now(UTC),
         )
     except ReviewConflictError as exc:
-        return back_to(request, next, f"Not saved: {exc}.")
+        return back_to(request, next, "review_conflict", reason=str(exc))
     if done is None:
         raise ConsoleError(404, f"no flag with id {flag_id!r}")
     _flag, lifted = done
     request.app.state.chat_gate.note_ids(lifted)
     said = {"confirm": "confirmed", "dismiss": "dismissed", "escalate": "escalated"}[decision]
-    extra = f"; lifted {len(lifted)} restriction(s)" if lifted else ""
-    return back_to(request, next, f"Flag {flag_id} {said}{extra}.")
+    if lifted:
+        return back_to(
+            request,
+            next,
+            "reviewed_lifted",
+            flag_id=flag_id,
+            decision=said,
+            lifted=str(len(lifted)),
+        )
+    return back_to(request, next, "reviewed", flag_id=flag_id, decision=said)
 
 
 @router.post("/restrictions")
@@ -282,13 +319,16 @@ def apply_form(
     duration: timedelta | None = None
     if duration_minutes.strip():
         if not duration_minutes.strip().isdigit() or not 1 <= int(duration_minutes) <= 525_600:
-            return back_to(request, next, "Duration: whole minutes from 1 to 525600, or empty.")
+            return back_to(request, next, "bad_duration")
         duration = timedelta(minutes=int(duration_minutes))
     level: str | None = None
     if kind == "block_table_join":
-        if not re.match(LEVEL_PATTERN, blind_level.strip()):
-            return back_to(request, next, "A join block needs its blind level, e.g. 50/100.")
-        level = canonical_level(blind_level.strip())
+        try:
+            if not re.match(LEVEL_PATTERN, blind_level.strip()):
+                raise ValueError(blind_level)
+            level = canonical_level(blind_level.strip())
+        except ValueError:
+            return back_to(request, next, "join_block_needs_level")
     engine = request.app.state.engine
     flags = (flag_id,) if flag_id and get_flag(engine, flag_id) is not None else ()
     restriction = apply_restriction(
@@ -303,8 +343,15 @@ def apply_form(
         scope=level,
     )
     request.app.state.chat_gate.note(restriction)
-    at = f" at {level}" if level else ""
-    return back_to(request, next, f"{kind}{at} applied to {player_id} ({restriction.action_id}).")
+    return back_to(
+        request,
+        next,
+        "restriction_applied",
+        kind=kind,
+        at=f" at {level}" if level else "",
+        player_id=player_id,
+        action_id=restriction.action_id,
+    )
 
 
 @router.post("/restrictions/{action_id}/lift")
@@ -321,6 +368,6 @@ def lift_form(
         request.app.state.engine, action_id, user.actor, reason, datetime.now(UTC)
     )
     if lifted is None:
-        return back_to(request, next, f"{action_id} is not in force (lifted or expired).")
+        return back_to(request, next, "restriction_not_in_force", action_id=action_id)
     request.app.state.chat_gate.note(lifted)
-    return back_to(request, next, f"{action_id} lifted.")
+    return back_to(request, next, "restriction_lifted", action_id=action_id)

@@ -41,3 +41,39 @@ def visual_order(text: str) -> str:
     if run is not None:
         out.extend(reversed(run))
     return "".join(out)
+
+
+# Every character that changes the order text displays in: the explicit embeddings,
+# overrides and isolates with their terminators, and the implicit direction marks. Each is
+# shown as a visible mark named as Unicode abbreviates it.
+BIDI_CONTROLS: dict[str, str] = {
+    "\u202a": "LRE",
+    "\u202b": "RLE",
+    "\u202c": "PDF",
+    "\u202d": "LRO",
+    "\u202e": "RLO",
+    "\u2066": "LRI",
+    "\u2067": "RLI",
+    "\u2068": "FSI",
+    "\u2069": "PDI",
+    "\u200e": "LRM",
+    "\u200f": "RLM",
+    "\u061c": "ALM",
+}
+MARK_OPEN, MARK_CLOSE = "\u27e8", "\u27e9"  # ⟨ ⟩: brackets chat does not otherwise use
+_SHOWN = str.maketrans({c: f"{MARK_OPEN}{name}{MARK_CLOSE}" for c, name in BIDI_CONTROLS.items()})
+_ANY_CONTROL = frozenset(BIDI_CONTROLS)
+
+
+def has_bidi_controls(text: str) -> bool:
+    return not _ANY_CONTROL.isdisjoint(text)
+
+
+def visible_controls(text: str) -> str:
+    """`text` in stored (logical) order with each bidi control replaced by a visible mark
+    ("⟨RLO⟩"), so what an analyst reads is the characters that were sent, in the order they
+    were sent, and nothing after the mark can be laid out backwards on the analyst's screen.
+
+    For display and for what is kept for analysts; the detectors read `visual_order` (what the
+    players saw), and flag evidence keeps the original where the trick itself is the evidence."""
+    return text.translate(_SHOWN) if has_bidi_controls(text) else text

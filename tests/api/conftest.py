@@ -24,6 +24,9 @@ KEYS = {
     "lobby-service-key-012345": "lobby_service",
     "admin-key-0123456789ab": "admin",
 }
+# A Prometheus scraper's key: /metrics and nothing else. Kept out of KEYS, which the schema
+# fuzz runs once per role: no documented route admits it, and `test_api_metrics` shows that.
+METRICS_KEY = "metrics-key-0123456789ab"
 
 
 @pytest.fixture
@@ -31,7 +34,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     engine = make_engine(f"sqlite:///{tmp_path / 'api.db'}")
     migrate(engine)
     store_as_scan_does(engine, read_jsonl(EXAMPLES / "events.jsonl"))
-    with TestClient(create_app(engine, KEYS)) as test_client:
+    with TestClient(create_app(engine, {**KEYS, METRICS_KEY: "metrics"})) as test_client:
         yield test_client
     engine.dispose()
 

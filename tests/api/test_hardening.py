@@ -81,11 +81,11 @@ def test_field_limits_and_strict_numbers(client: TestClient) -> None:
 def test_a_wrong_method_is_a_405_with_allow(client: TestClient) -> None:
     response = client.delete("/v1/flags", headers=auth("analyst"))
     assert response.status_code == 405
-    assert response.headers["allow"] == "GET"
+    assert response.headers["allow"] == "GET, HEAD"
     assert response.headers["content-type"].startswith("application/problem+json")
     # Two routes share this path: the Allow names both methods.
     both = client.delete("/v1/restrictions", headers=auth("analyst"))
-    assert both.status_code == 405 and both.headers["allow"] == "GET, POST"
+    assert both.status_code == 405 and both.headers["allow"] == "GET, HEAD, POST"
 
 
 @pytest.mark.parametrize(
@@ -108,7 +108,7 @@ def test_query_strings_are_checked_as_strictly_as_bodies(
 
 
 def test_a_route_with_an_id_documents_its_404(client: TestClient) -> None:
-    paths = client.get("/openapi.json").json()["paths"]
+    paths = client.get("/openapi.json", headers=auth("analyst")).json()["paths"]
     assert "404" in paths["/v1/flags/{flag_id}"]["get"]["responses"]
     assert "404" in paths["/v1/sessions/{session_id}/export"]["get"]["responses"]
     assert "404" not in paths["/v1/flags"]["get"]["responses"]
@@ -117,7 +117,7 @@ def test_a_route_with_an_id_documents_its_404(client: TestClient) -> None:
 def test_the_openapi_schema_documents_the_problems_every_route_may_answer(
     client: TestClient,
 ) -> None:
-    schema = client.get("/openapi.json").json()
+    schema = client.get("/openapi.json", headers=auth("analyst")).json()
     assert "Problem" in schema["components"]["schemas"]
     for path, methods in schema["paths"].items():
         if not path.startswith("/v1/"):

@@ -58,7 +58,10 @@ _name_lambdas_safely()
 # its store is filled, once, by the fixture below.
 _workdir = Path(tempfile.mkdtemp(prefix="railbird-fuzz-"))
 _engine = make_engine(f"sqlite:///{_workdir / 'fuzz.db'}")
-schema = schemathesis.openapi.from_asgi("/openapi.json", create_app(_engine, KEYS))
+# The schema is read with a key, as any client reads it (it is not public by default).
+schema = schemathesis.openapi.from_asgi(
+    "/openapi.json", create_app(_engine, KEYS), headers=auth("admin")
+)
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,6 +22,8 @@ from typing import Any, NoReturn
 
 import orjson
 import pytest
+
+from fastapi.testclient import TestClient
 
 from railbird.ingest.decode import RawRecord
 from railbird.sim.config import SimConfig
@@ -139,3 +142,36 @@ def sign_in(browser: Any, server: Server, role: str) -> Any:
 
 def screenshot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=True)
+
+
+# What the TestClient-based console tests are served at: HTTPS, so the session cookie is a
+# `__Host-` one, as in production behind TLS.
+ORIGIN = "https://testserver"
+FORM = {"Origin": ORIGIN}
+
+
+def login_nonce(client: TestClient) -> str:
+    """Open the sign-in page (which sets its nonce cookie) and read the form's copy."""
+    page = client.get("/console/login")
+    found = re.search(r'name="login_csrf" value="([^"]+)"', page.text)
+    assert found, page.text[:500]
+    return found.group(1)
+
+
+def sign_in_client(client: TestClient, key: str) -> Any:
+    """Sign `client` in with `key` through the form, as a browser does (nonce and Origin)."""
+    client.cookies.clear()
+    nonce = login_nonce(client)
+    return client.post(
+        "/console/login",
+        data={"api_key": key, "login_csrf": nonce},
+        headers=FORM,
+        follow_redirects=False,
+    )
+
+
+def page_csrf(client: TestClient, path: str = "/console/account") -> str:
+    """The CSRF token the signed-in session's forms carry."""
+    found = re.search(r'name="csrf" value="([^"]+)"', client.get(path).text)
+    assert found, f"no form on {path}"
+    return found.group(1)

@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from railbird.api.app import create_app
+from railbird.api.console.config import ConsoleConfig
 from railbird.api.console.views import (
     bar_chart,
     collusion_groups,
@@ -23,6 +24,7 @@ from railbird.api.console.views import (
 from railbird.ingest.files.jsonl import read_jsonl
 from railbird.store.database import make_engine, migrate
 from tests.api.conftest import KEYS, store_as_scan_does
+from tests.console.conftest import FORM, ORIGIN, login_nonce, page_csrf, sign_in_client
 from tests.paths import EXAMPLES
 
 T0 = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
@@ -113,16 +115,21 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     engine = make_engine(f"sqlite:///{path}")
     migrate(engine)
     store_as_scan_does(engine, read_jsonl(EXAMPLES / "events.jsonl"))
-    with TestClient(create_app(engine, KEYS), base_url="https://testserver") as test_client:
+    app = create_app(engine, KEYS, console_config=ConsoleConfig(origins=(ORIGIN,)))
+    with TestClient(app, base_url=ORIGIN) as test_client:
         yield test_client
     engine.dispose()
 
 
-def _signed_in(client: TestClient, role: str) -> None:
-    client.cookies.clear()
+def _signed_in(client: TestClient, role: str) -> bool:
+    """Signed in, if the role has console pages (a service's key is refused at the door)."""
     key = next(k for k, r in KEYS.items() if r == role)
-    answer = client.post("/console/login", data={"api_key": key}, follow_redirects=False)
+    answer = sign_in_client(client, key)
+    if role in ("chat_service", "lobby_service"):
+        assert answer.status_code == 403 and "has no console pages" in answer.text
+        return False
     assert answer.status_code == 303
+    return True
 
 
 # Each page and who may open it: the roles of the API route it mirrors.
@@ -143,13 +150,16 @@ def test_every_page_admits_exactly_the_roles_of_its_api_route(
     for page in PAGES:
         anonymous = client.get(page, follow_redirects=False)
         assert anonymous.status_code == 303 and "/console/login" in anonymous.headers["location"]
-    _signed_in(client, role)
+    if not _signed_in(client, role):
+        for page in PAGES:  # no session was made: still sent to sign in
+            assert client.get(page, follow_redirects=False).status_code == 303
+        return
     for page, allowed in PAGES.items():
         answer = client.get(page, follow_redirects=False)
         assert answer.status_code == (200 if role in allowed else 403), (page, role)
         assert "default-src 'self'" in answer.headers["content-security-policy"]
     for form in ("/console/restrictions", "/console/policy/reload"):
-        answer = client.post(form, data={"csrf": "x"}, follow_redirects=False)
+        answer = client.post(form, data={"csrf": "x"}, headers=FORM, follow_redirects=False)
         may = role == "admin" or (role == "analyst" and form == "/console/restrictions")
         refused_for_role = answer.status_code == 403 and "may not do this" in answer.text
         assert refused_for_role != may, (form, role, answer.status_code, answer.text[:200])
@@ -157,22 +167,24 @@ def test_every_page_admits_exactly_the_roles_of_its_api_route(
             assert answer.status_code in (403, 422)
 
 
-def test_a_wrong_key_is_refused_and_sets_no_cookie(client: TestClient) -> None:
-    client.cookies.clear()
-    answer = client.post("/console/login", data={"api_key": "not-a-key-0000000000"})
+def test_a_wrong_key_is_refused_and_starts_no_session(client: TestClient) -> None:
+    answer = sign_in_client(client, "not-a-key-0000000000")
     assert answer.status_code == 401 and "not known" in answer.text
-    assert "set-cookie" not in answer.headers
+    assert "railbird_console" not in answer.headers.get("set-cookie", "")
 
 
 def test_sign_in_only_sends_the_analyst_back_into_the_console(client: TestClient) -> None:
-    client.cookies.clear()
     key = next(k for k, r in KEYS.items() if r == "analyst")
-    answer = client.post(
-        "/console/login",
-        data={"api_key": key, "next": "https://evil.example/"},
-        follow_redirects=False,
-    )
-    assert answer.headers["location"] == "/console/queue"
+    for elsewhere in ("https://evil.example/", "//evil.example/console/", "/console/\\evil.example"):
+        client.cookies.clear()
+        nonce = login_nonce(client)
+        answer = client.post(
+            "/console/login",
+            data={"api_key": key, "login_csrf": nonce, "next": elsewhere},
+            headers=FORM,
+            follow_redirects=False,
+        )
+        assert answer.headers["location"] == "/console/queue", elsewhere
 
 
 def test_an_analyst_applies_a_join_block_at_a_blind_level_from_the_console(
@@ -180,24 +192,32 @@ def test_an_analyst_applies_a_join_block_at_a_blind_level_from_the_console(
 ) -> None:
     """The flag page's form: a join block needs its level (canonical, as the join check reads
     it); the lobby's check then refuses that level only."""
-    from railbird.api.console.auth import csrf_token
-
     _signed_in(client, "analyst")
-    key = next(k for k, r in KEYS.items() if r == "analyst")
     form = {
         "player_id": "p-hr-console",
         "kind": "block_table_join",
         "reason": "hit and run all evening",
         "duration_minutes": "30",
-        "csrf": csrf_token(key),
+        "csrf": page_csrf(client),
         "next": "/console/queue",
     }
-    refused = client.post("/console/restrictions", data=form, follow_redirects=False)
-    assert refused.status_code == 303 and "blind%20level" in refused.headers["location"]
+    for bad in ("", "0/0", "100/50"):
+        refused = client.post(
+            "/console/restrictions",
+            data={**form, "blind_level": bad},
+            headers=FORM,
+            follow_redirects=False,
+        )
+        assert refused.status_code == 303
+        assert "needs its blind level" in client.get("/console/queue").text, bad
     applied = client.post(
-        "/console/restrictions", data={**form, "blind_level": "050/100"}, follow_redirects=False
+        "/console/restrictions",
+        data={**form, "blind_level": "050/100"},
+        headers=FORM,
+        follow_redirects=False,
     )
     assert applied.status_code == 303
+    assert "block_table_join at 50/100 applied to p-hr-console" in client.get("/console/queue").text
     lobby = {"X-API-Key": next(k for k, r in KEYS.items() if r == "lobby_service")}
     asked = client.post(
         "/v1/tables/join-check",
