@@ -18,6 +18,7 @@ import orjson
 from sqlalchemy import Dialect
 
 from railbird.detectors.events import ChatEvent, parse_event
+from railbird.detectors.text.bidi import visible_controls
 from railbird.detectors.text.redaction import redact
 from railbird.store import schema
 from railbird.store.bulk_upsert import CompiledUpsert, compiled_upsert, driver_params
@@ -43,7 +44,8 @@ CHAT_KEYS = ("message_id",)
 def chat_row(e: ChatEvent) -> dict[str, Any]:
     # Disclosed personal data (phones, emails, card numbers, addresses) is not kept, in any
     # field that can hold it (the text of every kind, the screen name, unknown extra fields):
-    # the detectors saw the raw record, the chat log keeps the redacted one.
+    # the detectors saw the raw record, the chat log keeps the redacted one. Bidi controls are
+    # kept as visible marks ("⟨RLO⟩"): what analysts read is what was sent, in sent order.
     text = redact_text(e.text) if e.text else e.text
     return {
         "message_id": e.message_id,
@@ -138,15 +140,21 @@ _MEMO_SIZE = 8192
 _MEMO_MAX_CHARS = 256
 
 
+def kept_for_analysts(text: str) -> str:
+    """What the chat log keeps of `text`: personal data redacted, then bidi controls shown
+    as marks (`bidi.visible_controls`), so no stored line can turn the analyst's screen round."""
+    return visible_controls(redact(text))
+
+
 def redact_text(text: str) -> str:
-    """`redact`, memoised per exact short text. (`params` below inlines this.)"""
+    """`kept_for_analysts`, memoised per exact short text. (`params` below inlines this.)"""
     if len(text) > _MEMO_MAX_CHARS:
-        return redact(text)
+        return kept_for_analysts(text)
     redacted = _REDACTED.get(text)
     if redacted is None:
         if len(_REDACTED) >= _MEMO_SIZE:
             _REDACTED.clear()
-        redacted = _REDACTED[text] = redact(text)
+        redacted = _REDACTED[text] = kept_for_analysts(text)
     return redacted
 
 

@@ -35,6 +35,8 @@ chat_messages = Table(
     Column("recipient_id", String(64)),
     Column("kind", String(16), nullable=False),
     Column("text", Text, nullable=False),
+    # The text is not the text as sent: personal data redacted, or bidi controls shown as
+    # marks (`store.chat_rows.kept_for_analysts`).
     Column("redacted", Boolean, nullable=False, default=False),
     Column("extra", JSON),
     Index("ix_chat_player_ts", "player_id", "ts"),

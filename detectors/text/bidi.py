@@ -21,26 +21,30 @@ def visual_order(text: str) -> str:
     """`text` with each right-to-left override's run reversed, as it displays."""
     if RLO not in text:
         return text
-    out: list[str] = []
-    run: list[str] | None = None
-    for char in text:
+    return "".join(text[i] for i in visual_positions(text))
+
+
+def visual_positions(text: str) -> list[int]:
+    """For each position of `visual_order(text)`, the position in `text` it shows: what lets
+    a span found in the displayed text be cut out of the stored one."""
+    out: list[int] = []
+    run: list[int] | None = None
+    for index, char in enumerate(text):
         if run is not None:
             if char in _ENDS:
                 out.extend(reversed(run))
-                out.append(char)
+                out.append(index)
                 run = None
-            elif char == RLO:  # a nested override: the same direction, one run
-                run.append(char)
-            else:
-                run.append(char)
+            else:  # a nested override is the same direction: one run
+                run.append(index)
         elif char == RLO:
-            out.append(char)
+            out.append(index)
             run = []
         else:
-            out.append(char)
+            out.append(index)
     if run is not None:
         out.extend(reversed(run))
-    return "".join(out)
+    return out
 
 
 # Every character that changes the order text displays in: the explicit embeddings,

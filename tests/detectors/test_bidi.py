@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from railbird.detectors.registry import build_detectors
-from railbird.detectors.text.bidi import visual_order
+from railbird.detectors.text.bidi import (
+    BIDI_CONTROLS,
+    visible_controls,
+    visual_order,
+    visual_positions,
+)
 from railbird.rules.pipeline import Pipeline
 from tests.builders import chat
 
@@ -46,3 +51,31 @@ def test_a_reversed_insult_is_flagged_as_it_displays(text: str, category: str) -
 @pytest.mark.parametrize("text", [f"{RLO}dnah ecin", f"{RLO}revir kcis", "\u2067gg wp\u2069"])
 def test_reversed_table_talk_stays_clean(text: str) -> None:
     assert not Pipeline(build_detectors()).detect(chat(text))
+
+
+@pytest.mark.parametrize(
+    ("stored", "shown"),
+    [
+        ("nice hand", "nice hand"),
+        (f"{RLO}kcuf", "\u27e8RLO\u27e9kcuf"),
+        (f"https://good.example/{RLO}exe.gnp{PDF}", "https://good.example/⟨RLO⟩exe.gnp⟨PDF⟩"),
+        ("\u2067gg\u2069 \u200f\u200e\u061c", "⟨RLI⟩gg⟨PDI⟩ ⟨RLM⟩⟨LRM⟩⟨ALM⟩"),
+        ("\u202a\u202b\u202d\u2066\u2068", "⟨LRE⟩⟨RLE⟩⟨LRO⟩⟨LRI⟩⟨FSI⟩"),
+    ],
+)
+def test_visible_controls_show_every_bidi_control_as_a_mark_in_sent_order(
+    stored: str, shown: str
+) -> None:
+    got = visible_controls(stored)
+    assert got == shown
+    assert not any(c in got for c in BIDI_CONTROLS)
+    assert visible_controls(got) == got
+
+
+@pytest.mark.parametrize(
+    "stored", [f"ab{RLO}cdef{PDF}gh", f"{RLO}ab\ncd{RLO}ef", "plain", f"{RLO}{RLO}xy"]
+)
+def test_visual_positions_is_the_permutation_visual_order_shows(stored: str) -> None:
+    positions = visual_positions(stored)
+    assert sorted(positions) == list(range(len(stored)))
+    assert "".join(stored[i] for i in positions) == visual_order(stored)
