@@ -22,7 +22,6 @@ from typing import Any, NoReturn
 
 import orjson
 import pytest
-
 from fastapi.testclient import TestClient
 
 from railbird.ingest.decode import RawRecord
@@ -74,14 +73,34 @@ def console_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
     )
     store_as_scan_does(engine, records)
     engine.dispose()
+    server = _serve(db_url, base / "serve.log")
+    yield server
+    _stop(server)
+
+
+@pytest.fixture(scope="session")
+def second_server(
+    console_server: Server, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    """Another `railbird serve` process over the same database, with the OpenAPI UI turned
+    on: what one process does to a session, the other must see (they share only the store)."""
+    base = tmp_path_factory.mktemp("console-second")
+    server = _serve(console_server.db_url, base / "serve.log", {"RAILBIRD_API_DOCS": "true"})
+    yield server
+    _stop(server)
+
+
+def _serve(db_url: str, log_path: Path, extra: dict[str, str] | None = None) -> Server:
     port = free_port()
     env = {
         **os.environ,
         "RAILBIRD_DATABASE_URL": db_url,
         "RAILBIRD_API_KEYS": json.dumps(KEYS),
+        **(extra or {}),
     }
     env.pop("RAILBIRD_KAFKA_BOOTSTRAP_SERVERS", None)
-    log = (base / "serve.log").open("wb")
+    env.pop("RAILBIRD_PUBLIC_ORIGIN", None)
+    log = log_path.open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "railbird", "serve", "--port", str(port)],
         env=env,
@@ -89,6 +108,7 @@ def console_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
         stderr=subprocess.STDOUT,
         cwd=REPO,
     )
+    log.close()  # the child has its own descriptor
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -96,13 +116,15 @@ def console_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
             with urllib.request.urlopen(f"{url}/health", timeout=2):
                 break
         except OSError:
-            assert process.poll() is None, (base / "serve.log").read_text()
+            assert process.poll() is None, log_path.read_text()
             assert time.monotonic() < deadline, "railbird serve did not answer in 60 s"
             time.sleep(0.2)
-    yield Server(url, db_url, process)
-    process.terminate()
-    process.wait(20)
-    log.close()
+    return Server(url, db_url, process)
+
+
+def _stop(server: Server) -> None:
+    server.process.terminate()
+    server.process.wait(20)
 
 
 @pytest.fixture(scope="session")
@@ -138,6 +160,13 @@ def sign_in(browser: Any, server: Server, role: str) -> Any:
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_load_state()
     return page
+
+
+def banner(page: Any) -> str:
+    """The banner the page shows after a form (from the session, never from the URL)."""
+    message = page.locator("p.message")
+    message.wait_for(timeout=10_000)
+    return str(message.inner_text())
 
 
 def screenshot(page: Any, name: str) -> None:
