@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 
 from bench.machine import describe_machine, write_report
 from railbird.api.app import create_app
+from railbird.api.console.config import ConsoleConfig
 from railbird.detectors.findings import Evidence, Finding
 from railbird.rules.flags import Flag
 from railbird.store.database import make_engine, migrate
@@ -83,8 +84,18 @@ def main() -> None:
     fill(url, args.flags)
     filled_s = time.perf_counter() - began
     engine = make_engine(url)
-    client = TestClient(create_app(engine, {KEY: "admin"}), base_url="https://testserver")
-    client.post("/console/login", data={"api_key": KEY}, follow_redirects=False)
+    origin = "https://testserver"
+    app = create_app(engine, {KEY: "admin"}, console_config=ConsoleConfig(origins=(origin,)))
+    client = TestClient(app, base_url=origin)
+    nonce = re.search(r'name="login_csrf" value="([^"]+)"', client.get("/console/login").text)
+    assert nonce, "the sign-in page should carry its nonce"
+    signed_in = client.post(
+        "/console/login",
+        data={"api_key": KEY, "login_csrf": nonce.group(1)},
+        headers={"Origin": origin},
+        follow_redirects=False,
+    )
+    assert signed_in.status_code == 303, signed_in.text[:300]
     first = client.get("/console/queue").text
     cursor = re.search(r'href="/console/queue\?cursor=([^"&]+)', first)
     assert cursor, "the first page should link to the next"
