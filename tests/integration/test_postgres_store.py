@@ -39,3 +39,26 @@ def test_api_reads_flags_from_postgres(pg_url: str) -> None:
         assert len(page["items"]) == 1
         assert page["items"][0]["ts"].endswith("Z") or "+00:00" in page["items"][0]["ts"]
     engine.dispose()
+
+
+def test_console_sessions_end_on_every_process_over_postgres(pg_url: str) -> None:
+    """The console's sessions and sign-in throttle on PostgreSQL: two apps over one database
+    (two server processes share nothing else) see one sign-in and one logout."""
+    from railbird.api.console.config import ConsoleConfig
+    from railbird.store.database import migrate
+    from tests.console.conftest import FORM, ORIGIN, page_csrf, sign_in_client
+
+    engine = make_engine(pg_url)
+    migrate(engine)
+    analyst = next(k for k, r in KEYS.items() if r == "analyst")
+    config = ConsoleConfig(origins=(ORIGIN,))
+    with (
+        TestClient(create_app(engine, KEYS, console_config=config), base_url=ORIGIN) as first,
+        TestClient(create_app(engine, KEYS, console_config=config), base_url=ORIGIN) as second,
+    ):
+        assert sign_in_client(first, analyst).status_code == 303
+        second.cookies.set("__Host-railbird_console", first.cookies["__Host-railbird_console"])
+        assert second.get("/console/queue").status_code == 200
+        first.post("/console/logout", data={"csrf": page_csrf(first)}, headers=FORM)
+        assert second.get("/console/queue", follow_redirects=False).status_code == 303
+    engine.dispose()
