@@ -59,6 +59,8 @@ def test_a_metrics_key_reads_nothing_else(client: TestClient) -> None:
     for path in ("/v1/flags", "/v1/queue", "/v1/policy", "/v1/dead-letters"):
         assert client.get(path, headers={"X-API-Key": METRICS_KEY}).status_code == 403
     refused = client.post(
-        "/v1/chat/check", json={"player_id": "p-1", "text": "hi"}, headers={"X-API-Key": METRICS_KEY}
+        "/v1/chat/check",
+        json={"player_id": "p-1", "text": "hi"},
+        headers={"X-API-Key": METRICS_KEY},
     )
     assert refused.status_code == 403

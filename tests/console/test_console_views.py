@@ -175,7 +175,11 @@ def test_a_wrong_key_is_refused_and_starts_no_session(client: TestClient) -> Non
 
 def test_sign_in_only_sends_the_analyst_back_into_the_console(client: TestClient) -> None:
     key = next(k for k, r in KEYS.items() if r == "analyst")
-    for elsewhere in ("https://evil.example/", "//evil.example/console/", "/console/\\evil.example"):
+    for elsewhere in (
+        "https://evil.example/",
+        "//evil.example/console/",
+        "/console/\\evil.example",
+    ):
         client.cookies.clear()
         nonce = login_nonce(client)
         answer = client.post(
