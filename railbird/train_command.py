@@ -16,6 +16,10 @@ CORPORA = {
     "hatexplain": ("--hatexplain", "hatexplain.csv", "HateXplain posts CSV"),
 }
 REQUIRED = ("davidson", "sms")
+# The other languages' files, all four needed for the multilingual model (found in --data-dir).
+INTL_FILES = ("intl_de_train.csv", "intl_pt_train.csv", "intl_ru_train.csv", "intl_tr_train.csv")
+# Where the lexicon's learnt usage per language is shipped (read by text.multilingual_terms).
+USAGE_PATH = Path("detectors/text/lexicon_usage.json")
 # Simulated days whose clean table talk the abuse heads learn as negatives; not the seeds the
 # tests and benchmarks simulate, so a simulated test day is not training text.
 CLEAN_CHAT_SEEDS = (9001, 9002, 9003)
@@ -35,6 +39,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--sample", type=int, help="rows per corpus (quick runs only)")
+    parser.add_argument(
+        "--model",
+        choices=("all", "english", "multilingual"),
+        default="all",
+        help="which model to train: the English chat scorer, the multilingual one (needs "
+        "--data-dir with the intl_*_train.csv files), or both (default)",
+    )
+    parser.add_argument(
+        "--usage-out",
+        type=Path,
+        default=USAGE_PATH,
+        help="where the multilingual training writes the lexicon's learnt usage per language",
+    )
     parser.add_argument(
         "--no-clean-chat",
         action="store_true",
@@ -75,6 +92,54 @@ def chosen_corpora(args: argparse.Namespace) -> dict[str, Path]:
 
 
 def run_train(args: argparse.Namespace) -> int:
+    if args.model in ("all", "multilingual"):
+        status = _train_multilingual(args)
+        if status or args.model == "multilingual":
+            return status
+    return _train_english(args)
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr)  # noqa: T201
+
+
+def _train_multilingual(args: argparse.Namespace) -> int:
+    from railbird.detectors.ml.multilingual_training import train as train_multilingual
+
+    if args.data_dir is None:
+        if args.model == "multilingual":
+            _say("railbird train: --data-dir is required for --model multilingual")
+            return 2
+        return 0
+    missing = [f for f in INTL_FILES if not (args.data_dir / f).is_file()]
+    if missing:
+        if args.model == "multilingual":
+            _say(f"railbird train: no {', '.join(missing)} in {args.data_dir}")
+            return 2
+        return 0
+    clean = [] if args.no_clean_chat else clean_table_talk()
+    manifest = train_multilingual(
+        args.data_dir, args.out, seed=args.seed, usage_path=args.usage_out, clean_chat=clean
+    )
+    for language, got in manifest["metrics"].items():
+        if "report" in got:
+            rep = got["report"]
+            print(  # noqa: T201
+                f"multilingual {language}: threshold "
+                f"{manifest['languages'][language]['threshold']:.3f}, held-out P "
+                f"{rep['precision']:.3f} R {rep['recall']:.3f} F1 {rep['f1']:.3f} "
+                f"({rep['positives']} offensive of {rep['rows']})",
+                file=sys.stderr,
+            )
+    print(  # noqa: T201
+        f"wrote {args.out / 'multilingual_scorer.npz'}, multilingual_scorer.json and "
+        f"{args.usage_out}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _train_english(args: argparse.Namespace) -> int:
     from railbird.detectors.ml.training import (
         train,  # scikit-learn loads in seconds: only when training
     )

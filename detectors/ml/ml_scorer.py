@@ -51,15 +51,25 @@ from railbird.detectors.ml.features import (
     tokens,
     words,
 )
+from railbird.detectors.ml.multilingual_model import (
+    MultilingualModel,
+    Scored,
+    multilingual_model_at,
+)
 from railbird.detectors.ml.reach_bound import MAX_IDS, K, reach_bound
 from railbird.detectors.state import State
+from railbird.detectors.text import language_id
 from railbird.detectors.text.abuse_words import WEAK_INSULTS
 from railbird.detectors.text.game_insults import GAME_WORDS
+from railbird.detectors.text.multilingual_terms import about_the_speaker as speaks_of_self
+from railbird.detectors.text.multilingual_terms import addressed
 
 MODEL_VERSION = "chat_scorer-3"
 # Toxic heads by precedence: one message gets at most one of these, the most severe.
 TOXIC_PRECEDENCE = ("hate", "abusive")
 _VERDICTS_MAX = 50_000
+# The multilingual model's verdict per (text, language): bounded, cleared when full.
+_other_verdicts: dict[tuple[str, str], Scored] = {}
 
 
 # A text's distinct bucket count and its probabilities if a head could flag it, else (0, None).
@@ -331,16 +341,31 @@ class MlScorer:
     min_probability: float = 0.5
     min_tokens: int = 2
     top_features: int = 3
+    # Messages in another language go to the multilingual model (`multilingual_model`),
+    # which reads any script and knows each annotated language's meaning; the English model
+    # read them as ASCII scraps and fired on names and placeholders.
+    multilingual: bool = True
+    multilingual_dir: str = ""
 
     def __post_init__(self) -> None:
         self.model()  # load at start-up: a bad model fails here, not on the first message
+        if self.multilingual:
+            self.multilingual_model()
+            language_id.warm()
 
     def model(self) -> LinearModel:
         return _model_at(self.model_dir)
 
+    def multilingual_model(self) -> MultilingualModel:
+        return multilingual_model_at(self.multilingual_dir)
+
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent) or event.kind != "text" or len(event.text) < 4:
             return []
+        if self.multilingual:
+            language = language_id.likely_language(event.text, self.multilingual_model().trained)
+            if language and language != "en":
+                return self._other_language(event, language)
         model = _model_at(self.model_dir)
         # The memo lookup `verdict` starts with, inline: most messages end here.
         count, probs = model._verdicts.get(event.text) or model.verdict(event.text)
@@ -364,6 +389,55 @@ class MlScorer:
                 chosen.append(heads.index(head))
                 break
         return [self._finding(event, model, i, probs[i]) for i in chosen]
+
+    def _other_language(self, event: ChatEvent, language: str) -> list[Finding]:
+        """A message in another language, read by the multilingual model under the head of
+        its language. What the model cannot see, the reading of the words can: abuse spoken to
+        someone (a second person, a mention) is harassment, abuse at nobody is profanity, low,
+        and a line about its speaker alone insults nobody."""
+        text = event.text
+        key = (text, language)
+        scored = _other_verdicts.get(key)
+        if scored is None:
+            scored = self.multilingual_model().score(text, language, self.top_features)
+            if len(_other_verdicts) >= _VERDICTS_MAX:
+                _other_verdicts.clear()
+            _other_verdicts[key] = scored
+        if not scored.over or len(scored.top_words) == 0:
+            return []
+        aimed = addressed(text, language)
+        if not aimed and (about_the_speaker(text) or speaks_of_self(text, language)):
+            return []
+        return [self._other_finding(event, language, scored, aimed)]
+
+    def _other_finding(
+        self, event: ChatEvent, language: str, scored: Scored, aimed: bool
+    ) -> Finding:
+        category: Category = "harassment" if aimed else "profanity"
+        severity: Severity = "medium" if aimed else "low"
+        where = "aimed at someone" if aimed else "at nobody"
+        return message_finding(
+            event,
+            detector=self.name,
+            category=category,
+            severity=severity,
+            score=round(scored.probability, 4),
+            kind="ml_score",
+            summary=(
+                f"multilingual model scores {scored.probability:.2f} offensive in language "
+                f"'{language}' (head {scored.language}, threshold {scored.threshold:.2f}), "
+                f"{where}; top words: {', '.join(scored.top_words)}"
+            ),
+            measures={
+                "probability": round(scored.probability, 4),
+                "threshold": round(scored.threshold, 4),
+                "head": scored.language,
+                "language": language,
+                "directed": aimed,
+                "top_features": list(scored.top_words),
+                "model_version": self.multilingual_model().version,
+            },
+        )
 
     def _abusive_stands(self, model: LinearModel, text: str) -> bool:
         """Whether the abusive head's flag stands once what its words cannot see is accounted

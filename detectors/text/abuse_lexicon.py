@@ -16,12 +16,16 @@ from functools import lru_cache
 from railbird.detectors.text.abuse_terms import Entry, Lexicon, lexicon
 from railbird.detectors.text.abuse_words import (
     ACCENTED_FOREIGN_WORDS,
+    ENGLISH_ENDINGS,
     GERMAN_ACE_BEFORE,
     GIVEN_NAMES,
     GLUED_ALLOWLIST,
     GLUED_STEMS,
+    HOMOGRAPHS,
     POKER_ALLOWLIST,
+    ROOM_LANGUAGES,
 )
+from railbird.detectors.text.language_id import language_of
 from railbird.detectors.text.normalise import (
     Normalised,
     Token,
@@ -97,7 +101,33 @@ def _match_token(lex: Lexicon, token: Token) -> tuple[Entry, str] | None:
 
 @lru_cache(maxsize=512)
 def scan(text: str) -> tuple[Hit, ...]:
-    """Every lexicon hit in `text`, in order; cached for the detectors that share a message."""
+    """Every lexicon hit in `text`, in order; cached for the detectors that share a message.
+
+    In a message the language identifier places in another language, a hit that is that
+    language's own word (`HOMOGRAPHS`), a handle (`@DerBrainfucker`), or a borrowed term with a
+    foreign ending ("retardada") is not English abuse: the multilingual tier reads those."""
+    hits = _scan(text)
+    if not hits:
+        return hits
+    language = language_of(text)
+    if language not in ROOM_LANGUAGES:  # English, unsure, or a language the room does not
+        return hits  # speak (obfuscated English reads as Finnish: "f u c k shitshitshit")
+    return tuple(hit for hit in hits if not _foreign_reading(hit, language))
+
+
+def _foreign_reading(hit: Hit, language: str) -> bool:
+    typed = hit.original.lower()
+    if typed.startswith("@") or hit.entry.term in HOMOGRAPHS.get(language, ()):
+        return True
+    if hit.how not in ("exact", "glued") or not typed.isalpha():
+        return False
+    term = hit.entry.term
+    if not typed.startswith(term) or term in typed[len(term) :]:
+        return False
+    return typed[len(term) :] not in ENGLISH_ENDINGS
+
+
+def _scan(text: str) -> tuple[Hit, ...]:
     lex = lexicon()
     words = plain_words(text)
     if words is not None and _plainly_clean(lex, words):

@@ -128,6 +128,27 @@ GLUED_STEMS: dict[str, str] = {
 # disguise ("fück", "you mörön", "ur a fàg") and still matches.
 ACCENTED_FOREIGN_WORDS = word_set("höre hörer hört")
 
+# English terms that are ordinary words of another language, by that language: in a message
+# the language identifier places in it, they are that language's word ("negro" is the colour
+# black in Spanish, Portuguese and Italian; "puto" is "angry" in Brazilian Portuguese; "homo"
+# and "porno" are plain German; "nad" is Polish and Czech "above"; "teste" Portuguese "test").
+HOMOGRAPHS: dict[str, frozenset[str]] = {
+    "es": word_set("negro negros"),
+    "pt": word_set("negro negros puto teste"),
+    "it": word_set("negro negri"),
+    "de": word_set("homo homos porno"),
+    "nl": word_set("homo porno"),
+    "pl": word_set("nad porno"),
+    "cs": word_set("nad porno"),
+    "tr": word_set("porno"),
+}
+# The languages whose messages are read that way: those of the multilingual tier, and Dutch.
+ROOM_LANGUAGES = word_set("ru pl cs de es pt fr tr it el ar nl uk")
+# English endings an English term may carry in a message in another language; any other
+# ending is that language's inflection of a borrowed word ("retardada", "idioten"), which the
+# multilingual tier reads with its own language's meaning.
+ENGLISH_ENDINGS = ("", "s", "es", "ed", "d", "ing", "in", "er", "ers", "y", "ies", "ish")
+
 # German "Ass" is the ace: after an article, a possessive or a count it is never the English
 # word ("fürchte das Ass", "zwei Asse", "mein Ass").
 GERMAN_ACE_BEFORE = word_set(

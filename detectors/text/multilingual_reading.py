@@ -40,6 +40,22 @@ _ONLY_CYRILLIC = frozenset("бджзийлфцчшщъыэюяєўґ")
 _ONLY_LATIN = frozenset("dfgjlqrsvwz")
 _CYRILLIC_FOLD = str.maketrans({"ё": "е", "і": "и", "ї": "и", "є": "е", "ў": "у", "ґ": "г"})
 _LATIN_FOLD = {"ł": "l", "ß": "ss", "ø": "o", "æ": "ae", "œ": "oe", "ı": "i", "đ": "d"}
+# Arabic spelling variants that chat mixes freely (hamza on alef, alef maqsura, ta marbuta,
+# Persian kaf and ya, the stretching tatweel), and Greek's final sigma: one form each.
+_OTHER_FOLD = str.maketrans(
+    {
+        "أ": "ا",
+        "إ": "ا",
+        "آ": "ا",
+        "ٱ": "ا",
+        "ى": "ي",
+        "ة": "ه",
+        "ک": "ك",
+        "ی": "ي",
+        "ـ": None,
+        "ς": "σ",
+    }
+)
 _LEET_LATIN = str.maketrans(
     {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i"}
 )
@@ -108,7 +124,7 @@ def read_word(raw: str) -> Word | None:
     if cyrillic:
         plain = form.translate(_CYRILLIC_FOLD)
     else:
-        plain = form if form.isascii() else _deaccent(form)
+        plain = form if form.isascii() else _deaccent(form).translate(_OTHER_FOLD)
     return Word(form, plain, _RUN2.sub(r"\1", plain), cyrillic, raw, mention)
 
 

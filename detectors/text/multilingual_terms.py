@@ -1,3 +1,4 @@
+# ruff: noqa: RUF002
 # (Cyrillic and Latin look-alike letters are the point of the reading tables below.)
 """Abuse in the room's other languages: the lexicon built from glin-profanity's dictionaries and
 `multilingual_words`, looked up on a message as `multilingual_reading` reads it.
@@ -15,6 +16,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import NamedTuple
 
+from railbird.detectors.text.language_id import language_of
 from railbird.detectors.text.multilingual_reading import Word, read, read_word
 from railbird.detectors.text.multilingual_words import (
     ALLOWED,
@@ -240,8 +242,47 @@ _ANY_SECOND = _union(SECOND_PERSON, tuple(SECOND_PERSON))
 _ANY_MOTHER = _union(MOTHER, tuple(MOTHER))
 
 
-def abuse_in(text: str) -> tuple[Found, ...]:
+# What the annotators of each language made of a lexicon word, learnt by `railbird train`
+# from the rows it fits on (`lexicon_usage`): how many rows held it as the lexicon's only
+# word, and the share of them they marked offensive.
+USAGE_FILE = "lexicon_usage.json"
+# A word stops counting unless a second person stands next to it, in a language whose
+# annotators marked fewer than half the rows holding it offensive, over at least this many
+# (Brazilian "porra", "pqp", even "vsf": exclamations more often than insults).
+USAGE_MIN_ROWS = 8
+USAGE_MIN_SHARE = 0.5
+# A word of another language than the message's is read only if it is at least this long:
+# "fica" (Italian vulgar, Portuguese "stays"), "aq" (Turkish, Portuguese "aqui"), "mal".
+FOREIGN_MIN_LETTERS = 5
+
+
+@lru_cache(maxsize=1)
+def lexicon_usage() -> dict[str, dict[str, tuple[int, float]]]:
+    """Per language, per term: rows holding it unaimed in training, and their offensive share
+    (shipped beside this module, rewritten by `railbird train`)."""
+    path = resources.files("railbird.detectors.text").joinpath(USAGE_FILE)
+    if not path.is_file():
+        return {}
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        language: {term: (int(n), float(share)) for term, (n, share) in terms.items()}
+        for language, terms in raw["languages"].items()
+    }
+
+
+def mild_in(language: str, term: str) -> bool:
+    """Whether `language`'s annotators mostly did not mark rows with `term` offensive."""
+    found = lexicon_usage().get(language, {}).get(term)
+    return found is not None and found[0] >= USAGE_MIN_ROWS and found[1] < USAGE_MIN_SHARE
+
+
+def abuse_in(text: str, learnt: bool = True) -> tuple[Found, ...]:
     """The abuse in `text` in the room's other languages, each piece aimed or not.
+
+    When the message's language is told (`text.language_id`) and is one of the lexicon's, a
+    short word of another language is not read as that language's insult, and, with
+    `learnt`, a word that the language's annotators mostly did not mark offensive counts only
+    with a second person beside it (`mild_in`).
 
     Aimed: the term is aimed by its own form ("spierdalaj", a vocative, "siktir"), it is a
     threat, a second-person word or a mention is in the message (near the word, for swearing
@@ -263,10 +304,19 @@ def abuse_in(text: str) -> tuple[Found, ...]:
     bare = len(words) - covered <= 1
     last = len(words) - 1
     mother = not _ANY_MOTHER.isdisjoint(present)
+    language = language_of(text)
+    known = language if language in SECOND_PERSON else ""
     found: list[Found] = []
     for hit in hits:
         entry = hit.entry
         own = entry.languages
+        if (
+            known
+            and known not in own
+            and entry.tier not in ("slur", "threat")
+            and len(entry.term.replace(" ", "")) < FOREIGN_MIN_LETTERS
+        ):
+            continue
         context = tuple(
             lang
             for lang in own
@@ -296,11 +346,52 @@ def abuse_in(text: str) -> tuple[Found, ...]:
         elif entry.tier == "threat":
             aimed = True
         else:
+            # A mention alone does not aim a swear word: "@bob porra, que river" swears at
+            # the cards in a message to bob (a reply, on most platforms).
             aimed = (
                 entry.directed
-                or mention
                 or family
                 or _near(plains, hit, _union(SECOND_PERSON, own), _SWEAR_REACH)
             )
+        if (
+            learnt
+            and known
+            and entry.tier != "threat"
+            and entry.tier != "slur"
+            and mild_in(known, entry.term)
+            and not _near(plains, hit, SECOND_PERSON[known], _WEAK_REACH)
+        ):
+            continue
         found.append(Found(entry.term, hit.typed, entry.tier, languages, aimed, family))
     return tuple(found)
+
+
+def addressed(text: str, language: str = "") -> bool:
+    """Whether `text` speaks to someone: a mention, a second-person word of `language` (of any
+    of the lexicon's languages when it is not one of them), or Turkish "you are" on a word
+    ("salaksın"). How a model's verdict, which knows what was said but not to whom, is graded:
+    abuse spoken to someone is harassment, abuse at nobody is profanity."""
+    words = read(text)
+    if any(w.mention for w in words):
+        return True
+    plains = frozenset(w.plain for w in words)
+    second = SECOND_PERSON.get(language, _ANY_SECOND)
+    if not second.isdisjoint(plains):
+        return True
+    if language in ("tr", ""):
+        return any(TURKISH_YOU.fullmatch(w.plain) is not None for w in words)
+    return False
+
+
+def about_the_speaker(text: str, language: str, max_words: int = 6) -> bool:
+    """A short line with a first-person word of `language` ("ich", "ben", "soy", "jestem")
+    that speaks to nobody: about its speaker ("dumm gespielt von mir", "ben salak gibi call
+    ettim"), which insults nobody whatever its words. Short only: a longer post with "eu" or
+    "me" in it is about many things ("eu odeio esse governo de merda")."""
+    first = FIRST_PERSON.get(language)
+    if first is None:
+        return False
+    words = read(text)
+    if len(words) > max_words or addressed(text, language):
+        return False
+    return not first.isdisjoint(w.plain for w in words)

@@ -32,7 +32,11 @@ LANGUAGE_NAMES: dict[str, str] = {
     "fr": "French",
     "tr": "Turkish",
     "it": "Italian",
+    "el": "Greek",
+    "ar": "Arabic",
 }
+# glin-profanity has no Greek list, and its Arabic one is mostly ordinary words ("حمام" bath,
+# "شعر" hair, "مراتي" my wife): both languages are read by the stem rules below alone.
 DICTIONARIES: dict[str, str] = {
     "ru": "russian.json",
     "pl": "polish.json",
@@ -80,6 +84,12 @@ RULES: tuple[tuple[str, Tier, bool, str], ...] = (
     ("ru", "insult", False, r"имбецил\w*|олигофрен\w*|ничтожеств\w*|безмозгл\w*|\w*рукожоп\w*"),
     ("ru", "insult", False, r"туп(?:ой|ая|ое|ые|ого|ому|ым|ица|ицы|орыл\w*|арь)|криворук\w*"),
     ("ru", "insult", False, r"лошар\w*|лошпед\w*|сосунок\w*|отброс(?:|ы|ов)|обсос\w*"),
+    # Online and political name-calling the glin list lacks (VK and Telegram comment threads).
+    ("ru", "slur", False, r"пиндос\w*|укроп(?:ы|ов|ам|ами)|укрофашист\w*|жидобандер\w*"),
+    ("ru", "insult", False, r"быдл\w*|ватник\w*|ватан(?:ы|ов|ам|ами)|кремлебот\w*|либераст\w*"),
+    ("ru", "insult", False, r"подон(?:ок|ка|ку|ком|ки|ков)|проститутк\w*|пратитутк\w*|шмар\w*"),
+    ("ru", "insult", False, r"дебилоид\w*|петушар\w*|дурач(?:ок|ка|ку|ком|ки|ье)|дурочк\w*"),
+    ("ru", "weak", False, r"крыс(?:а|ы|у|ой)|овощ(?:|и)|тряпк(?:а|и|у)|шут"),
     ("ru", "weak", False, r"дура(?:|к|ка|ку|ком|ки|ков|чок)|дуры|дуру|дурой|лох(?:|а|у|ом|и)"),
     ("ru", "weak", False, r"нуб(?:|ас|яра|ы|ов|ло)|рак|петух\w*|коз[её]л|козл(?:а|у|ом|ы|ина)"),
     ("ru", "weak", False, r"овц(?:а|ы|у)|клоун\w*|свинья|мусор|животное|обезьяна"),
@@ -216,6 +226,61 @@ RULES: tuple[tuple[str, Tier, bool, str], ...] = (
     ),
     ("it", "swear", False, r"\w*cazz\w*|\w*minchi\w*|fica|figa|sborr\w*|bocchin\w*|pompin\w*"),
     ("it", "swear", False, r"fott(?:ere|uto|uta|uti)"),
+    # Greek (accents dropped, final sigma as σ), and Greeklish. "μαλακό" is "soft": only the
+    # insult's own endings; "κωλυμα" is an obstacle: only the word's own forms.
+    ("el", "insult", True, r"γαμησου|γαμιεσαι|σκασε|βουλωσ\w*|μαλακα"),
+    ("el", "slur", False, r"πουστ\w*|γυφτ\w*|αραπ(?:α|ας|ηδες|ες)|τουρκοσπορ\w*"),
+    ("el", "insult", False, r"μαλακ(?:ας|ες|ισμεν\w*|ιστηρι\w*)|πουταν\w*|τσουλ\w*|καριολ\w*"),
+    (
+        "el",
+        "insult",
+        False,
+        r"κερατα\w*|κερατ(?:ας|α|ε|αδες)|κοπροσκυλ\w*|μπασταρδ\w*|σκυλ(?:α|ες)",
+    ),
+    (
+        "el",
+        "insult",
+        False,
+        r"ηλιθι\w*|βλακ(?:α|ας|ες|εντι\w*)|καθυστερημεν\w*|αχρηστ(?:ε|ος|οι|η)",
+    ),
+    ("el", "insult", False, r"παλιο(?:μαλακ|πουταν|καριολ|σκυλ|γυφτ|πουστ)\w*|αρχιδ(?:ι|ια|ε)"),
+    (
+        "el",
+        "swear",
+        False,
+        r"γαμω\w*|γαμη(?:μεν|θ|σ)\w*|γαμιολ\w*|σκατ(?:α|ο|ου)\w*|μουν(?:ι|ια|ακι)\w*",
+    ),
+    (
+        "el",
+        "swear",
+        False,
+        r"πουτσ\w*|καυλ\w*|κωλ(?:ος|ο|ου|α|ε|οπαιδ\w*|οφαρδ\w*|ομερ\w*)|μαλακια\w*",
+    ),
+    ("el", "insult", True, r"malaka|gamisou|gamiese"),
+    ("el", "insult", False, r"malakas|poutana\w*|kariol\w*|pousti\w*|malakismen\w*|mounopan\w*"),
+    ("el", "swear", False, r"gamw|gamo(?:to|tos)|skata|mouni|arxidia|poutsa\w*"),
+    # Arabic (hamza, alef maqsura and ta marbuta folded; a prefixed "wa", "fa", "bi", "li" or
+    # the article "al" taken with the word). Animals are insults only at someone ("يا كلب").
+    ("ar", "threat", True, r"(?:ساقتلك|راح اقتلك|هقتلك|موت يا\w*)"),
+    ("ar", "insult", True, r"(?:يلعن|الله يلعن|لعنه الله علي)\w*|انقلع|اخرس|اسكت يا\w*"),
+    (
+        "ar",
+        "swear",
+        False,
+        r"(?:و|ف)?(?:كس|كسم|كسمك|كسك|كسختك|كسها|زب|زبي|زبك|زبر|طيزك|طيز)|(?:و|ف)?(?:ا|ي|ن|ت|م)?نيك\w*|منيوك\w*|متناك\w*",
+    ),
+    (
+        "ar",
+        "insult",
+        False,
+        r"(?:و|ف|يا)?(?:ال)?(?:شرموط|قحب|عرص|عاهر|ديوث|دياث|منايك|خول|لوطي|متناك|حقير|سافل|واطي|نذل|قذر|وسخ|زبال|تافه|منافق|خاين|خائن|اغبي|اغبياء|غبي)\w*",
+    ),
+    (
+        "ar",
+        "weak",
+        False,
+        r"(?:و|يا)?(?:ال)?(?:كلب|كلاب|حمار|حمير|خنزير|خنازير|حيوان|بهيم|جحش|بقره|غبي)",
+    ),
     # Russian typed in Latin letters ("cyka blyat", "nahuy", "pizdec"), after the languages
     # that write these roots in Latin themselves (Polish and Czech "pizda", "jebat").
     ("ru", "insult", False, r"(?:dolb[oa]|u|y)(?:y?eb|yob)(?:ok|an|ish)\w*|mudak\w*|mudil\w*"),
@@ -408,7 +473,11 @@ DROPPED: dict[str, frozenset[str]] = {
         "sikilesice sikici sperm takip takma teror terorist tayyip top toplarm travesti "
         "transeksuel ulan ulen ulker ulkucu vagina vajina vodka votka whore yahudi yaudi "
         "yagudi zina poop sike thumb goyiim goyum goyyim bok boku boka bokbok kuku okuz oc "
-        "kro kiro sisme kiç kic oglanci dinci"
+        "kro kiro sisme kiç kic oglanci dinci "
+        # the accented spellings of religion, politics and drink, which the accent-free
+        # entries above do not take with them (and the lexicon fired on in Turkish tweets)
+        "terör terörist müslüman oruç rakı faşist faşizm iğrenç yahudi hıristiyan fırsat oğlan "
+        "ülkücü"
     ),
     "it": _words(
         "anale balle battere biga bofilo boiata brinca cadavere cammello cappella carciofo "
@@ -507,6 +576,8 @@ SECOND_PERSON: dict[str, frozenset[str]] = {
     "fr": _words("tu t toi te ta ton tes vous votre vos"),
     "tr": _words("sen seni sana senin sende senden siz sizi size sizin lan"),
     "it": _words("tu ti te sei tuo tua tuoi tue voi siete"),
+    "el": _words("εσυ σου σας εσεις εισαι εισαστε esy esu sou eisai"),
+    "ar": _words("يا انت انتي انتم انتو انتوا ياك"),
 }
 # First-person words: an insult aimed at oneself ("я лох", "soy un idiota") is not abuse.
 FIRST_PERSON: dict[str, frozenset[str]] = {
@@ -519,6 +590,8 @@ FIRST_PERSON: dict[str, frozenset[str]] = {
     "fr": _words("je j suis moi"),
     "tr": _words("ben beni bana"),
     "it": _words("io sono mi"),
+    "el": _words("εγω μου με ειμαι ego egw"),
+    "ar": _words("انا"),
 }
 # "Your mother" words: with a vulgar word they make an insult about the player's family.
 MOTHER: dict[str, frozenset[str]] = {
@@ -531,6 +604,8 @@ MOTHER: dict[str, frozenset[str]] = {
     "fr": _words("mere maman"),
     "tr": _words("ana anan anani ananin anana anneni annen annenin bacini"),
     "it": _words("madre mamma mammeta"),
+    "el": _words("μανα μανας μανουλα μητερα μανα σου"),
+    "ar": _words("امك امه"),
 }
 # Turkish puts "you are" on the word itself: "salaksın", "aptalsin".
 TURKISH_YOU = re.compile(r"\w+(?:sin|sun|siniz|sunuz)")

@@ -73,7 +73,7 @@ def _fast(findings: list[Finding]) -> list[tuple[Any, ...]]:
 
 
 def test_fast_scorer_equals_the_numpy_reference_on_corpus_rows() -> None:
-    scorer = MlScorer()
+    scorer = MlScorer(multilingual=False)  # the English model's exact path
     texts = [
         *csv_texts(POKER_CHAT, 10_000),
         *csv_texts(DATA / "davidson_train.csv", 6_000),
@@ -91,7 +91,7 @@ def test_fast_scorer_equals_the_numpy_reference_on_corpus_rows() -> None:
     "text", ["you are a stupid bitch", "nice hand", "WINNER!! claim your prize now, call 0906"]
 )
 def test_a_repeated_text_gets_the_same_findings_from_the_memo(text: str) -> None:
-    scorer = MlScorer()
+    scorer = MlScorer(multilingual=False)  # the English model's exact path
     first = scorer.detect(chat(text, message_id="m-a"), TtlState())
     again = scorer.detect(chat(text, message_id="m-b"), TtlState())
     assert _fast(first) == _fast(again) == _reference(scorer, text)
