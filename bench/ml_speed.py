@@ -20,8 +20,13 @@ from pathlib import Path
 
 from bench.machine import describe_machine
 from railbird.detectors.events import ChatEvent
+from railbird.detectors.ml import ml_scorer
 from railbird.detectors.ml.ml_scorer import MlScorer, _model_at
+from railbird.detectors.ml.multilingual_features import _word_cache
+from railbird.detectors.ml.multilingual_model import multilingual_model_at
+from railbird.detectors.ml.multilingual_training import load_rows
 from railbird.detectors.state import TtlState
+from railbird.detectors.text import language_id
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 CORPORA = (
@@ -49,6 +54,34 @@ def corpus_texts(limit: int) -> list[str]:
         if len(seen) >= limit:
             break
     return list(seen)[:limit]
+
+
+def multilingual(rounds: int) -> None:
+    """The multilingual model's batch path on every annotated row, each language under its
+    own head: once with every word new (its margins learnt as it goes, as on first
+    sightings) and once warm (a room whose vocabulary it has seen)."""
+    if not (DATA / "intl_de_train.csv").is_file():
+        return
+    rows = load_rows(DATA)
+    by_language = {
+        lang: rows.text[rows.language == lang].tolist() for lang in sorted(set(rows.language))
+    }
+    total = sum(map(len, by_language.values()))
+    model = multilingual_model_at("")
+    for name, cold in (("every word new", True), ("words seen before", False)):
+        rates = []
+        for _ in range(rounds):
+            if cold:
+                model.forget_words()
+                _word_cache.clear()
+            started = time.perf_counter()
+            for language, texts in by_language.items():
+                model.probabilities_batch(texts, language)
+            rates.append(total / (time.perf_counter() - started))
+        print(
+            f"multilingual probabilities_batch, {total:,} annotated rows, {name}: "
+            f"{statistics.median(rates):,.0f} messages/s (median)"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -84,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     detect_rates = []
     for _ in range(args.rounds):
         model._verdicts.clear()  # every text new, as the first time it is seen
+        ml_scorer._other_verdicts.clear()
+        language_id._memo.clear()
         state = TtlState()
         started = time.perf_counter()
         for chat in chats:
@@ -93,6 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{len(texts):,} distinct corpus messages, {args.rounds} rounds, one core")
     print(f"batched probabilities_batch: {batch:,.0f} messages/s (median)")
     print(f"per message MlScorer.detect, no memo hits: {detect:,.0f} messages/s (median)")
+    multilingual(args.rounds)
     print(describe_machine())
     return 0
 

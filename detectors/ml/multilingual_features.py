@@ -41,7 +41,9 @@ _NGRAMS = (3, 4, 5)
 _LINK = re.compile(r"(?:https?://|www\.)\S+|\b[\w\-]+\.(?:com|net|org|ly|co|br|de|ru|tr)\b\S*")
 _MENTION = re.compile(r"@\w+")
 _TOKEN = re.compile(r"[^\W_]+(?:[@$!*]+[^\W_]+)*")
-_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"))
+# Soft hyphen, zero-width and direction marks: one C-level pass (str.translate with a table
+# walks the string in Python-level steps, several µs a tweet).
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060\ufeff]")
 # Placeholders: every link is one word, every mention another, every number a third.
 LINK, MENTION, NUMBER = "xxlink", "xxuser", "0"
 _WORDS_MAX = 300_000
@@ -50,8 +52,10 @@ _word_cache: dict[tuple[str, str], tuple[int, ...]] = {}
 
 def message_words(text: str) -> list[str]:
     """The words of `text` as typed (lower case), links and mentions as placeholders."""
-    cleaned = text if text.isascii() else unicodedata.normalize("NFKC", text)
-    cleaned = cleaned.translate(_INVISIBLE).lower()
+    if text.isascii():
+        cleaned = text.lower()
+    else:
+        cleaned = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text)).lower()
     if "http" in cleaned or "www." in cleaned or "." in cleaned:
         cleaned = _LINK.sub(f" {LINK} ", cleaned)
     if "@" in cleaned:

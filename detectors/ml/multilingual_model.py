@@ -13,6 +13,7 @@ from __future__ import annotations
 import array
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -95,6 +96,26 @@ class MultilingualModel:
             if len(self._word_margins) < _WORDS_MAX:
                 self._word_margins[(raw, key)] = found
         return found
+
+    def probabilities_batch(self, texts: Sequence[str], language: str) -> list[float]:
+        """Calibrated probabilities of many messages of one language, without evidence: how a
+        backlog is scored. Equal to `score(...).probability` for each."""
+        head_name = self.head_for(language)
+        key = "" if head_name == "shared" else head_name
+        head = self.heads[head_name]
+        a, b, intercept = head.calibration_a, head.calibration_b, self.intercept
+        margin_of, known = self._word_margin, self._word_margins
+        out = []
+        for text in texts:
+            words = message_words(text)
+            total = sum([(known.get((raw, key)) or margin_of(raw, key))[0] for raw in words])
+            margin = intercept + scale(len(words)) * total
+            out.append(1.0 / (1.0 + math.exp(min(a * margin + b, 700.0))))
+        return out
+
+    def forget_words(self) -> None:
+        """Drop the per-word margins learnt so far (benchmarks of first sightings)."""
+        self._word_margins.clear()
 
     def score(self, text: str, language: str, top: int = 3) -> Scored:
         head_name = self.head_for(language)

@@ -86,12 +86,15 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def load_rows(data_dir: Path, seed: int = 13) -> pd.DataFrame:
+def load_rows(data_dir: Path, seed: int = 13, sample: int | None = None) -> pd.DataFrame:
     """Every annotated file as rows of text, label (1 offensive), language and split
-    (`train`, `calibration`, `report`), each file split by label with `seed`."""
+    (`train`, `calibration`, `report`), each file split by label with `seed` (`sample`: that
+    many rows of each file, for quick runs only)."""
     frames = []
     for source, (file, language) in sorted(SOURCES.items()):
         frame = pd.read_csv(data_dir / file, dtype=str, keep_default_na=False)[["text", "label"]]
+        if sample is not None and len(frame) > sample:
+            frame = frame.sample(n=sample, random_state=seed).reset_index(drop=True)
         frame["y"] = (frame.label == POSITIVE).astype(np.int64)
         frame["language"] = language
         frame["source"] = source
@@ -134,7 +137,10 @@ def _fit_sigmoid(margins: npt.NDArray[np.float64], y: npt.NDArray[np.int64]) -> 
     platt = LogisticRegression(C=1e4, solver="lbfgs", max_iter=1000)
     platt.fit(np.asarray(margins).reshape(-1, 1), y)
     sign = 1.0 if list(platt.classes_).index(1) == 1 else -1.0
-    return float(-sign * platt.coef_[0][0]), float(-sign * platt.intercept_[0])
+    a, b = float(-sign * platt.coef_[0][0]), float(-sign * platt.intercept_[0])
+    if a >= 0:  # too few calibration rows to see the margin mean anything: the fit's own
+        return -1.0, 0.0  # logistic output, uncalibrated, rather than one that runs backwards
+    return a, b
 
 
 def pick_threshold(
@@ -203,13 +209,14 @@ def train(
     seed: int = 13,
     usage_path: Path | None = None,
     clean_chat: Sequence[str] = (),
+    sample: int | None = None,
 ) -> dict[str, Any]:
     """Fit, calibrate per language, write `multilingual_scorer.npz` and `.json` to `out_dir`
     (and the lexicon's learnt usage to `usage_path`, when given), return the manifest.
     `clean_chat`: clean table talk (the simulator's, English), negatives for the fit only:
     poker words ("limp", "small blind", "river") are the same in every language's chat, and
     no tweet taught the model that they are harmless."""
-    rows = load_rows(data_dir, seed)
+    rows = load_rows(data_dir, seed, sample)
     usage = lexicon_usage(rows)
     if usage_path is not None:
         usage_path.write_text(
@@ -303,6 +310,7 @@ def train(
             "min_precision": MIN_PRECISION,
             "min_precision_shared": MIN_PRECISION_SHARED,
             "seed": seed,
+            "sample_per_file": sample,
             "report_share": REPORT_SHARE,
             "calibration_share": CALIBRATION_SHARE,
             "rows": {s: int((rows.source == s).sum()) for s in sorted(SOURCES)},

@@ -22,6 +22,8 @@ from railbird.detectors.text.abuse_words import (
     GLUED_ALLOWLIST,
     GLUED_STEMS,
     HOMOGRAPHS,
+    NAME_TITLES,
+    NOT_NAMES,
     POKER_ALLOWLIST,
     ROOM_LANGUAGES,
 )
@@ -254,15 +256,44 @@ def _candidates(lex: Lexicon, parsed: Normalised) -> list[int]:
     ]
 
 
-def _is_name(parsed: Normalised, index: int, entry: Entry) -> bool:
-    """ "nice hand Dick": a capitalised given name mid-sentence, or before a possessive."""
-    if entry.term not in GIVEN_NAMES:
-        return False
+def _typed(parsed: Normalised, index: int) -> str:
     token = parsed.tokens[index]
-    typed = parsed.text[token.start : token.end]
-    return typed.istitle() and (
-        index > 0 or parsed.text[token.end : token.end + 1] in ("'", "\u2019")
-    )
+    return parsed.text[token.start : token.end]
+
+
+def _is_name(parsed: Normalised, index: int, entry: Entry) -> bool:
+    """A person's or a place's name that holds a term: "nice hand Dick", a capitalised given
+    name mid-sentence or before a possessive; "Dick Van Dyke", "Alan Cumming", "Mr Dikshit",
+    a capitalised word beside another capitalised word that is no term and no pronoun, or
+    after a title, in a message that is not all capitals or all capitalised (where "You Fat
+    Cunt" would otherwise pass as a name)."""
+    typed = _typed(parsed, index)
+    if not (typed.istitle() and typed.isalpha()) or entry.tier == "threat":
+        return False
+    if entry.term in GIVEN_NAMES and (
+        index > 0
+        or parsed.text[parsed.tokens[index].end : parsed.tokens[index].end + 1] in ("'", "\u2019")
+    ):
+        return True
+    words = [_typed(parsed, i) for i in range(len(parsed.tokens))]
+    if all(w.istitle() or not w.isalpha() for w in words):
+        return False
+    lex = lexicon()
+    for near in (index - 1, index + 1):
+        if not 0 <= near < len(words):
+            continue
+        word = words[near]
+        if near == index - 1 and word.rstrip(".").lower() in NAME_TITLES:
+            return True
+        lowered = word.lower()
+        if (
+            word.istitle()
+            and word.isalpha()
+            and lowered not in NOT_NAMES
+            and lowered not in lex.exact
+        ):
+            return True
+    return False
 
 
 def _is_foreign_word(parsed: Normalised, index: int, entry: Entry) -> bool:

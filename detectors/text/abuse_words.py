@@ -43,6 +43,14 @@ POKER_ALLOWLIST = word_set(
     spunk titties5 asianSanchez asanchez x-rated2g1c cipa escort sob"""
 )
 GIVEN_NAMES = frozenset({"dick", "randy", "fanny", "willy", "rod"})
+# Titles before a surname ("Mr Dikshit"), and capitalised words that are never part of a name
+# beside a term (pronouns, articles, the first words of an insult: "You Bitch", "Shut Up").
+NAME_TITLES = word_set("mr mrs ms miss dr sir lady lord mister madam prof st")
+NOT_NAMES = word_set(
+    "i you your youre ur u he she it we they him her his them their this that these those "
+    "the a an my our go get shut fuck fucking stupid dumb fat ugly little big dirty filthy "
+    "lol lmao omg wtf gg nh ty what why who how hey oh yo and or but not so such"
+)
 # Words with an innocent life inside longer tokens that glued-swear matching must not break.
 GLUED_ALLOWLIST = word_set(
     "scunthorpe shitake shiitake mishit retardant retardants snigger sniggers sniggering sniggered"

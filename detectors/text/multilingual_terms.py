@@ -24,8 +24,10 @@ from railbird.detectors.text.multilingual_words import (
     DROPPED,
     DROPPED_PHRASES,
     FIRST_PERSON,
+    FIRST_PERSON_OBJECTS,
     KEPT_SHORT,
     MOTHER,
+    MOTHER_WITH_YOUR,
     PHRASES,
     RULES,
     SECOND_PERSON,
@@ -276,6 +278,17 @@ def mild_in(language: str, term: str) -> bool:
     return found is not None and found[0] >= USAGE_MIN_ROWS and found[1] < USAGE_MIN_SHARE
 
 
+def _your_mother(plains: tuple[str, ...]) -> bool:
+    """A player's mother named: a mother word that says "your" itself, or one with a second
+    person within two words ("tu madre", "твою мамку")."""
+    for i, word in enumerate(plains):
+        if word in MOTHER_WITH_YOUR:
+            return True
+        if word in _ANY_MOTHER and not _ANY_SECOND.isdisjoint(plains[max(0, i - 2) : i + 3]):
+            return True
+    return False
+
+
 def abuse_in(text: str, learnt: bool = True) -> tuple[Found, ...]:
     """The abuse in `text` in the room's other languages, each piece aimed or not.
 
@@ -303,7 +316,10 @@ def abuse_in(text: str, learnt: bool = True) -> tuple[Found, ...]:
     covered = sum(h.width for h in hits)
     bare = len(words) - covered <= 1
     last = len(words) - 1
-    mother = not _ANY_MOTHER.isdisjoint(present)
+    mother = _your_mother(plains)
+    # The message's language when the identifier is sure of it: which language's meaning a
+    # word takes, and whose short words are read at all. An unsure guess was tried for both
+    # and cost more than it saved (Portuguese "pica" read through the Czech list's "piča").
     language = language_of(text)
     known = language if language in SECOND_PERSON else ""
     found: list[Found] = []
@@ -324,7 +340,8 @@ def abuse_in(text: str, learnt: bool = True) -> tuple[Found, ...]:
         )
         languages = context or own
         second = not _ANY_SECOND.isdisjoint(present)
-        first = not _union(FIRST_PERSON, own).isdisjoint(present)
+        speakers = (*own, known) if known in FIRST_PERSON and known not in own else own
+        first = not (_union(FIRST_PERSON, speakers) - FIRST_PERSON_OBJECTS).isdisjoint(present)
         family = (
             mother
             and entry.tier in ("swear", "insult")

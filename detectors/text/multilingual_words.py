@@ -109,12 +109,26 @@ RULES: tuple[tuple[str, Tier, bool, str], ...] = (
     ("pl", "threat", False, r"zdychaj|zdechnij"),
     ("pl", "insult", True, r"kurwo|chuju|debilu|idioto|skurwysynu|pizdo|cipo|suko|zjebie"),
     ("pl", "insult", True, r"(?:s|wy|od)pierdal\w*|(?:s|wy)pierdol\w*|spadaj"),
+    ("pl", "insult", True, r"ssij\w*|wypad|wypadaj|pajacu|frajerze|leszczu|glabie|cwelu"),
+    ("pl", "insult", False, r"idiot(?:a|ow|om|ami|y|em|ce|ka|ki|ko|ko)|kretyn\w*|dzban\w*"),
     ("pl", "insult", False, r"skurw\w*|kurwiszon\w*|(?:z|po)jeb(?:|any|ana|ani|us|ie)"),
-    ("pl", "insult", False, r"popierdolen\w*|kretyn\w*|dziwk\w*|cwel\w*|ciot\w*|gnoj\w*|scierw\w*"),
+    (
+        "pl",
+        "insult",
+        False,
+        r"popierdolen\w*|kretyn\w*|dziwk\w*|cwel\w*|ciot(?:a|o|y|e|om|ami|ach)|gnoj\w*|scierw\w*",
+    ),
     ("pl cs", "insult", False, r"debil(?:a|em|e|ami|om|ow|ny|na|ne|ni|izm|ko|ek|ku)|dupek\w*"),
     ("pl", "insult", False, r"matol\w*"),
     ("pl", "slur", False, r"czarnuch\w*"),
     ("pl cs", "weak", False, r"debil|baran\w*|osiol|osly|osle|szmat\w*|pedal|smiec|frajer\w*"),
+    (
+        "pl",
+        "weak",
+        False,
+        r"smie(?:cia|ciem|ciu|cie|ci)|leszcz\w*|pajac\w*|glab|glaba|glabem|zalosn\w*|cienias\w*"
+        r"|nieudacznik\w*|ofiar(?:a|o|y)|lamus\w*|wiesniak\w*|burak\w*|matol\w*",
+    ),
     (
         "pl",
         "swear",
@@ -164,7 +178,9 @@ RULES: tuple[tuple[str, Tier, bool, str], ...] = (
     # Spanish.
     ("es", "slur", False, r"sudaca\w*|negrata\w*"),
     ("es", "threat", True, r"matate|suicidate|muerete"),
-    ("es", "insult", True, r"callate|chupamela|chupala"),
+    ("es", "insult", True, r"callate|chupamela|chupala|chupame|largate|mamamela"),
+    ("es", "insult", False, r"culer[oa]s?|pringad[oa]s?|comemierda\w*|mamahuevo\w*|mamaguevo\w*"),
+    ("es", "insult", False, r"malnacid[oa]s?|desgraciad[oa]s?|zopenc[oa]s?|mierdas"),
     ("es", "insult", False, r"hij[oa]e?puta\w*|hdp|gilipoll\w*|jilipoll\w*|pendej\w*|cabron\w*"),
     ("es pt", "insult", False, r"imbecil(?:|es)|estupid[oa]s?|subnormal\w*|capull\w*|kapull\w*"),
     ("es", "insult", False, r"mamon(?:|a|es)|maric[oa]n\w*|malparid\w*|pelotud\w*"),
@@ -175,10 +191,13 @@ RULES: tuple[tuple[str, Tier, bool, str], ...] = (
         "es",
         "weak",
         False,
-        r"retrasad[oa]s?|tont[oa]s?|bobo|inutil|basura|zorra|perra|boludo|huev?on|marica|weon",
+        r"retrasad[oa]s?|tont[oa]s?|bobo|inutil|basura|zorra|perra|boludo|huev?on|marica|weon"
+        r"|payas[oa]s?|perdedor(?:a|es)?|lloron(?:a|es)?|manc[oa]s?|rata|ratas|cerd[oa]s?"
+        r"|mediocre|mediocres|fracasad[oa]s?|patetic[oa]s?|ignorante|ignorantes",
     ),
     ("es pt", "weak", False, r"burr[oa]s?"),
     ("es", "swear", False, r"\w*mierd\w*|put(?:a|as|o|os|ita|itas|ada|adas)|joder|jodid[oa]s?"),
+    ("es", "swear", False, r"jod(?:as|an|e|es|iendo)|hostias?|ostias?"),
     ("es", "swear", False, r"chinga\w*|chingad\w*|pinche|carajo|cojones|verga|polla|pollas"),
     ("es", "swear", False, r"cag(?:ar|ada|ado|o|aste|on)"),
     ("es it", "swear", False, r"culo|culos"),
@@ -326,6 +345,11 @@ PHRASES: tuple[tuple[str, Tier, bool, str], ...] = (
     ("pl", "threat", True, "zabij sie"),
     ("pl", "threat", True, "powies sie"),
     ("pl", "threat", True, "zabije cie"),
+    ("pl", "threat", True, "idz sie powies"),
+    ("pl", "insult", True, "pierdol sie"),
+    ("pl", "insult", True, "odpierdol sie"),
+    ("pl", "insult", True, "wal sie"),
+    ("pl", "insult", True, "spierdalaj stad"),
     ("cs", "threat", True, "zabij se"),
     ("cs", "threat", True, "zabiju te"),
     ("cs", "threat", True, "obes se"),
@@ -349,6 +373,18 @@ PHRASES: tuple[tuple[str, Tier, bool, str], ...] = (
     ("es", "insult", False, "hija de puta"),
     ("es", "insult", False, "hijo de perra"),
     ("es", "threat", True, "te voy a matar"),
+    ("es", "threat", True, "te voy a partir la cara"),
+    ("es", "threat", True, "te voy a romper la cara"),
+    ("es", "threat", True, "te parto la cara"),
+    ("es", "threat", True, "te rompo la cara"),
+    ("es", "insult", True, "que te den por culo"),
+    ("es", "insult", True, "que te jodan"),
+    ("es", "insult", True, "vete a la verga"),
+    ("es", "insult", True, "vete a cagar"),
+    ("es", "insult", True, "anda a cagar"),
+    ("es", "insult", True, "andate a la mierda"),
+    ("es", "insult", False, "pedazo de mierda"),
+    ("es", "insult", False, "tonto del culo"),
     ("es", "threat", True, "te mato"),
     ("es", "threat", True, "ojala te mueras"),
     ("es", "threat", True, "mata te"),
@@ -567,11 +603,14 @@ SECOND_PERSON: dict[str, frozenset[str]] = {
     ),
     "pl": _words(
         "ty cie ciebie tobie toba twoj twoja twoje twoja twojego twojej twoich jestes wy "
-        "was wam jestescie ci"
+        "was wam jestescie ci idz naucz zamknij spadaj"
     ),
     "cs": _words("ty te tebe tobe tobe tvoje tvuj tvoji tvoje jsi ses jses vy vas vam"),
     "de": _words("du dich dir dein deine deinen deinem deiner bist ihr euch euer eure"),
-    "es": _words("tu te ti eres vos sos usted tus contigo"),
+    "es": _words(
+        "tu te ti eres vos sos usted tus contigo sois ustedes vosotros vosotras os tuyo tuya "
+        "vete largate callate aprende"
+    ),
     "pt": _words("voce vc vcs voces tu te teu tua seu sua seus suas es"),
     "fr": _words("tu t toi te ta ton tes vous votre vos"),
     "tr": _words("sen seni sana senin sende senden siz sizi size sizin lan"),
@@ -593,6 +632,13 @@ FIRST_PERSON: dict[str, frozenset[str]] = {
     "el": _words("εγω μου με ειμαι ego egw"),
     "ar": _words("انا"),
 }
+# Object forms of the first person: "me robas" (you rob me) speaks of the speaker as the one
+# wronged, not as the one insulted, so these never make an insult about its speaker.
+FIRST_PERSON_OBJECTS = _words("me mich mir beni bana меня мне мной")
+# Mother words that carry "your" themselves (Turkish "ananı", "anneni"): the rest insult a
+# player's family only with a second person beside them ("tu madre", "twoja stara"), not in
+# the exclamations "puta madre", "chingada madre", "твою мать" at the cards.
+MOTHER_WITH_YOUR = _words("anan anani ananin anana anneni annen annenin bacini")
 # "Your mother" words: with a vulgar word they make an insult about the player's family.
 MOTHER: dict[str, frozenset[str]] = {
     "ru": _words("мать мамку мамка мамке мамаша мамашу матери мамой мамкой мамашку"),

@@ -82,6 +82,24 @@ DETECTIONS = [
     ("cazzo, di nuovo il river", "profanity", "low", "it", "cazzo"),
     ("sei uno stronzo", "harassment", "medium", "it", "stronzo"),
     ("ti ammazzo", "harassment", "high", "it", "ti ammazzo"),
+    # Greek and Arabic: the stem rules alone (glin-profanity has no Greek list, and its
+    # Arabic one is mostly ordinary words).
+    ("γαμώτο, πάλι το ρίβερ", "profanity", "low", "el", "γαμωτο"),
+    ("άντε γαμήσου", "harassment", "medium", "el", "γαμησου"),
+    ("είσαι ηλίθιος", "harassment", "medium", "el", "ηλιθιοσ"),
+    ("malaka", "harassment", "medium", "el", "malaka"),
+    ("γύφτοι παντού", "hate", "high", "el", "γυφτοι"),
+    ("يا كلب", "harassment", "medium", "ar", "كلب"),
+    ("الله يلعنك", "harassment", "medium", "ar", "يلعنك"),
+    # Russian online name-calling, Spanish and Polish phrases and plural "you".
+    ("ты быдло", "harassment", "medium", "ru", "быдло"),
+    ("sois unos mancos de mierda", "harassment", "medium", "es", "mancos"),
+    ("te voy a partir la cara", "harassment", "high", "es", "te voy a partir la cara"),
+    ("jesteście bandą idiotów", "harassment", "medium", "pl", "idiotow"),
+    ("pierdol się", "harassment", "medium", "pl", "pierdol sie"),
+    # An exclamation at the cards names no player's mother: swearing, not harassment.
+    ("puta madre, qué mala suerte", "profanity", "low", "es", "puta"),
+    ("tu madre es una puta", "harassment", "medium", "es", "puta"),
 ]
 
 
@@ -154,6 +172,15 @@ NEAR_MISSES = [
     "sono un pirla, call sbagliato",  # about oneself
     "shoved 455 into the pot",
     "a5s is a great hand to 3bet",
+    # Greek and Arabic table talk that holds a root ("μαλακό" soft, "γάμος" wedding, "كسر"
+    # break) or an animal not aimed at anyone.
+    "το μαλακό μαξιλάρι της καρέκλας",
+    "ο γάμος του φίλου μου ήταν χθες",
+    "καλή τύχη σε όλους",
+    "كسر الرقم القياسي في البطولة",
+    "كلب جميل في البيت",
+    "moja ciotka gra lepiej ode mnie",  # "ciotka" (aunt), not "ciota"
+    "ale ze mnie idiota, spasowałem najlepszą rękę",  # about oneself
 ]
 
 

@@ -6,9 +6,11 @@ import pytest
 
 from railbird.detectors.chat.profanity import Profanity
 from railbird.detectors.findings import Finding
+from railbird.detectors.registry import build_detectors
 from railbird.detectors.state import TtlState
 from railbird.detectors.text.abuse_lexicon import scan
 from railbird.detectors.text.abuse_terms import lexicon
+from railbird.rules.pipeline import Pipeline
 from tests.builders import chat
 
 
@@ -157,3 +159,28 @@ def test_scan_reports_how_each_hit_was_found() -> None:
 )
 def test_foreign_words_that_fold_onto_english_terms(text: str, flagged: bool) -> None:
     assert bool(scan(text)) is flagged
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "watching a Dick Van Dyke movie between tables",
+        "Alan Cumming is a great actor",
+        "Dick Cheney was vice president",
+        "Gaylord Perry was a great pitcher",
+        "my friend Mr Dikshit plays here too",
+        "nice game Peter Cock",
+    ],
+)
+def test_names_of_people_that_hold_a_term_flag_nothing(text: str) -> None:
+    """The whole chain: a capitalised word beside another name word, or after a title."""
+    assert not Pipeline(build_detectors()).detect(chat(text))
+
+
+@pytest.mark.parametrize(
+    "text", ["you Fat Cunt", "You Bitch", "Shut Up Bitch", "Stupid Bitch", "ur a Cunt"]
+)
+def test_capitalised_insults_are_no_names(text: str) -> None:
+    assert {f.category for f in Pipeline(build_detectors()).detect(chat(text)) or []} >= {
+        "harassment"
+    }
