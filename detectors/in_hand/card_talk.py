@@ -4,7 +4,9 @@ Why a parser and not a keyword list: "77" is a pocket pair in "folded 77" but a 
 "77 players left", "as" is a word unless it is the ace of spades in "As Kd", and "shove it lol"
 after a hand is banter while "bob just shove, he has nothing" during one is advice. The parser
 returns what was said in structured form; whether it matters is the detector's business (it
-knows whether a hand is in play and who held what).
+knows whether a hand is in play and who held what). A folded player's own hand is often said
+in bare digits beside a folding phrase in any word order ("94 i folded", "let 10 4 go"):
+`fold_phrases` reads those phrases by meaning and says which digits they govern.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+
+from railbird.detectors.in_hand.fold_phrases import fold_phrases
 
 RANKS = "23456789TJQKA"
 _WORD_RANK = {
@@ -25,7 +29,18 @@ _PLURAL_WORD = "|".join(sorted(_PLURAL, key=len, reverse=True))
 _TWO_CARDS = re.compile(r"(?<![\w/])([2-9TJQKA][cdhs])[\s,]?([2-9TJQKA][cdhs])(?![\w/])")
 _TWO_CARDS_LOWER = re.compile(r"(?<![\w/])([2-9tjqka][cdhs])([2-9tjqka][cdhs])(?![\w/])")
 _ONE_CARD = re.compile(r"(?<![\w/])([2-9TJQKA][cdhs])(?![\w/])")
-_COMBO = re.compile(r"(?<![\w/:.,$#-])([2-9TJQKAtjqka])-?([2-9TJQKAtjqka])([so])?(?![\w/:%$])")
+# Not inside a number: "2.94", "1,94", "94,000" and "9.4" are amounts; after a word's comma or
+# an ellipsis ("lol,94", "ugh...94") the pair stands alone.
+_COMBO = re.compile(
+    r"(?<![\w/:$#-])(?<!\d[.,])([2-9TJQKAtjqka])-?([2-9TJQKAtjqka])([so])?(?![\w/:%$])(?![.,]\d)"
+)
+# Two ranks typed as separate numbers ("9 4", "10 4", "4 10", "10-4 off"): read only where a
+# folding phrase governs them, since "2 4 me" and "back in 10 4 sure" are words.
+_SPACED = re.compile(
+    r"(?<![\w/:$#-])(?<!\d[.,])(10|[2-9])(?:\s+|\s*-\s*)(10|[2-9])"
+    r"(?:([so])\b|\s+(off(?:suit)?|suited)\b)?(?![\w/:%$])(?![.,]\d)",
+    re.I,
+)
 _WORD_COMBO = re.compile(rf"\b({_RANK_WORD})[\s-]+({_RANK_WORD})\b(\s+suited)?", re.I)
 _POCKET = re.compile(rf"\bpocket\s+(?:({_PLURAL_WORD})|([2-9tjqka])'?s)\b", re.I)
 _PLURAL_ALONE = re.compile(rf"\b({_PLURAL_WORD})\b", re.I)
@@ -34,12 +49,15 @@ _SINGLE_RANK = re.compile(rf"\b(?:the|an|a|my|his|her)\s+({_RANK_WORD})\b(?!\s+(
 _COMBO_STOP = frozenset({"at", "ta", "ja", "ka", "kk", "jk", "kj"})
 _NUMBER_NEXT = re.compile(
     r"^\s*(?:players?|people|left|ppl|bb|big|chips?|k\b|mins?|minutes?|secs?|seconds?|hands?|"
-    r"to go|percent|%|x\b|times|levels?|tables?|runners?|entries|left|am\b|pm\b|st\b|nd\b|th\b)",
+    r"to go|percent|%|x\b|times|levels?|tables?|runners?|entries|left|am\b|pm\b|st\b|nd\b|th\b|"
+    r"of (?:us|them|you|em)\b|hours?|hrs?|days?|years?|yrs?|outs|pts|points|bucks|dollars|"
+    r"cents|grand|euros?|usd|spots?|places?|paid\b)",
     re.I,
 )
-_NUMBER_PREV = re.compile(
-    r"(?:level|lvl|seat|table|top|room|#|blinds?|at|in|of|only|over|under|about|like)\s*$", re.I
-)
+_NUMBER_PREV = re.compile(r"(?:\b(?:level|lvl|seat|table|top|room|blinds?)|#)\s*$", re.I)
+# Small words that make the number after them a count ("at 22", "only 72 of us", "in 10")
+# unless a folding phrase governs it ("got rid of 94", "let go of 94").
+_COUNT_PREV = re.compile(r"\b(?:at|in|of|only|over|under|about|like)\s*$", re.I)
 _CARD_CONTEXT = re.compile(
     r"\b(?:had|have|has|holding|hold|holds|folded|fold|mucked|muck|threw|tossed|laid|gave|"
     r"pocket|with|on|got|suited|offsuit|dealt|gone)\b",
@@ -94,7 +112,7 @@ _EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]")
 _GATE_WORDS = frozenset(
     word.encode("ascii")
     for word in (
-        *_WORD_RANK, *_PLURAL, "pocket",  # card words
+        *_WORD_RANK, *_PLURAL, "pocket", "10",  # card words; "10" as in "folded 10 10"
         "call", "calls", "fold", "shove", "jam", "raise", "reraise", "bet", "check", "push",
         "snap", "slow", "pay", "all", "allin",  # actions
         "he", "she", "they", "villain", "hes", "shes", "him", "her",  # reads on a player
@@ -143,10 +161,14 @@ class CardTalk:
     reads: tuple[str, ...] = ()  # reads on a player: "he's bluffing", "you are ahead"
     strength: tuple[str, ...] = ()  # "two pair", "flush draw"
     imperative: bool = False  # an action verb said as a command
-    # Rank pairs said with no card word near ("i let 72 go", "my 98 would have hit", "j9s"):
+    # Rank pairs said with no card word near ("i let 72 go", "my 98 would have hit", "j9s"),
+    # and separate numbers a folding phrase governs ("mucked 9 4", "let 10-4 go"):
     # too ambiguous to flag on their own, unambiguous once the hand history shows the speaker
     # folded exactly those ranks (`verdicts.retro_verdict`).
     loose: tuple[CardMention, ...] = ()
+    # A folding phrase governs a hand named here ("let 94 go", "94 i folded", "folded that 94
+    # pre"): the speaker says what they folded (`fold_phrases`).
+    fold_bound: bool = False
 
     @property
     def names_cards(self) -> bool:
@@ -176,9 +198,14 @@ def _sorted_ranks(*ranks: str) -> tuple[str, ...]:
     return tuple(sorted((r.upper() for r in ranks), key=RANKS.index, reverse=True))
 
 
-def _number_like(text: str, start: int, end: int) -> bool:
+def _number_like(text: str, start: int, end: int, governed: bool) -> bool:
     """A digit pair that reads as a count, time or amount rather than a hand."""
-    return bool(_NUMBER_NEXT.match(text[end:]) or _NUMBER_PREV.search(text[:start]))
+    before = text[:start]
+    return bool(
+        _NUMBER_NEXT.match(text[end:])
+        or _NUMBER_PREV.search(before)
+        or (not governed and _COUNT_PREV.search(before))
+    )
 
 
 def _is_amount(a: str, b: str, tail: str | None) -> bool:
@@ -186,17 +213,30 @@ def _is_amount(a: str, b: str, tail: str | None) -> bool:
     return a.isdigit() and b in "kK" and tail is None
 
 
-def _mentions(text: str) -> tuple[list[CardMention], list[CardMention]]:
-    """The card mentions of `text`, and the loose ones (see `CardTalk.loose`)."""
+def _mentions(text: str) -> tuple[list[CardMention], list[CardMention], bool]:
+    """The card mentions of `text`, the loose ones (see `CardTalk.loose`), and whether a
+    folding phrase governs one of them."""
     found: list[CardMention] = []
     loose: list[CardMention] = []
     taken: list[tuple[int, int]] = []
+    folds = fold_phrases(text)
+    bound = False
 
     def add(span: tuple[int, int], mention: CardMention) -> None:
+        nonlocal bound
         if any(span[0] < e and s < span[1] for s, e in taken):
             return
         taken.append(span)
         found.append(mention)
+        bound = bound or (bool(folds) and folds.governs(*span))
+
+    loose_spans: list[tuple[int, int]] = []
+
+    def add_loose(span: tuple[int, int], mention: CardMention) -> None:
+        if any(span[0] < e and s < span[1] for s, e in (*taken, *loose_spans)):
+            return
+        loose_spans.append(span)
+        loose.append(mention)
 
     for pattern in (_TWO_CARDS, _TWO_CARDS_LOWER):
         for m in pattern.finditer(text):
@@ -213,6 +253,7 @@ def _mentions(text: str) -> tuple[list[CardMention], list[CardMention]]:
         add(
             m.span(), CardMention(m.group(0), _sorted_ranks(a, b), (), True if m.group(3) else None)
         )
+    context = _CARD_CONTEXT.search(text) is not None
     for m in _COMBO.finditer(text):
         token = m.group(0)
         a, b, tail = m.group(1), m.group(2), m.group(3)
@@ -221,14 +262,26 @@ def _mentions(text: str) -> tuple[list[CardMention], list[CardMention]]:
         suited = None if tail is None else tail == "s"
         mention = CardMention(token, _sorted_ranks(a, b), (), suited)
         digits = a.isdigit() and b.isdigit()
-        if digits and _number_like(text, *m.span()):
+        governed = bool(folds) and folds.governs(*m.span())
+        if digits and _number_like(text, *m.span(), governed):
             continue
-        context = _CARD_CONTEXT.search(text) is not None
         if (token.islower() and not context) or (digits and a != b and not tail and not context):
             if a.isdigit() or b.isdigit() or tail:  # "72", "j9", "kqs"; not "ak" or "kq" alone
-                loose.append(mention)
+                add_loose(m.span(), mention)
             continue
         add(m.span(), mention)
+    if folds:
+        for m in _SPACED.finditer(text):
+            if not folds.governs(*m.span()) or _number_like(text, *m.span(), True):
+                continue
+            a, b = ("T" if r == "10" else r for r in (m.group(1), m.group(2)))
+            tail = (m.group(3) or m.group(4) or "").lower()
+            suited = None if not tail else tail.startswith("s")
+            mention = CardMention(m.group(0), _sorted_ranks(a, b), (), suited)
+            if context and a == b:
+                add(m.span(), mention)
+            else:
+                add_loose(m.span(), mention)
     for m in _PLURAL_ALONE.finditer(text):
         rank = _PLURAL[m.group(1).lower()]
         add(m.span(), CardMention(m.group(0), (rank, rank)))
@@ -238,8 +291,14 @@ def _mentions(text: str) -> tuple[list[CardMention], list[CardMention]]:
         add(m.span(), CardMention(m.group(0), (m.group(1)[0],), (m.group(1),)))
     for m in _SINGLE_RANK.finditer(text):
         add(m.span(1), CardMention(m.group(0), (_WORD_RANK[m.group(1).lower()],)))
-    spans = [(m.text, m.ranks) for m in found]
-    return found, [m for m in loose if (m.text, m.ranks) not in spans]
+    # A loose pair that a surer reading took ("t9s" beside "9s") is that reading's.
+    kept = [
+        (span, mention)
+        for span, mention in zip(loose_spans, loose, strict=True)
+        if not any(span[0] < e and s < span[1] for s, e in taken)
+    ]
+    bound = bound or any(folds.governs(*span) for span, _ in kept)
+    return found, [mention for _, mention in kept], bound
 
 
 def could_be_poker(text: str) -> bool:
@@ -266,10 +325,11 @@ def parse(text: str) -> CardTalk:
     reads += [m.group(0) for m in _YOU_READ.finditer(text)]
     if re.search(r"\bpay\s+(?:him|her|them)\s+off\b", text, re.I):
         reads.append("pay him off")
-    mentions, loose = _mentions(text)
+    mentions, loose, fold_bound = _mentions(text)
     return CardTalk(
         mentions=tuple(mentions),
         fold_talk=bool(_FOLD_TALK.search(text)),
+        fold_bound=fold_bound,
         holds_talk=bool(_HOLDS.search(text)),
         actions=tuple(m.group(0).lower() for m in _ACTION.finditer(text)),
         reads=tuple(reads),

@@ -133,3 +133,34 @@ def test_bare_rank_pairs_are_loose_mentions_only(text: str, ranks: tuple[str, ..
 def test_amounts_are_never_cards(text: str) -> None:
     talk = parse(text)
     assert talk.mentions == () and talk.loose == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "ranks"),
+    [
+        ("let 94 go", ("9", "4")),
+        ("94 i folded", ("9", "4")),
+        ("folded that 94 pre", ("9", "4")),
+        ("got rid of 94", ("9", "4")),
+        ("mucked 10 4", ("T", "4")),
+        ("let 4 10 go", ("T", "4")),
+        ("lol,94 into the bin", ("9", "4")),
+    ],
+)
+def test_a_folding_phrase_governs_the_hand_in_any_word_order(
+    text: str, ranks: tuple[str, ...]
+) -> None:
+    talk = parse(text)
+    assert [m.ranks for m in (*talk.mentions, *talk.loose)] == [ranks]
+    assert talk.fold_bound
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["folded 94 hands in a row", "2 4 me", "back in 10 4 sure", "threw away 94k", "2.94 lol",
+     "94,000 chips", "level 10, 4 tables left", "seat 5 5 hands in a row folding"],
+)  # fmt: skip
+def test_numbers_beside_folding_words_or_alone_are_no_hand(text: str) -> None:
+    talk = parse(text)
+    assert talk.mentions == () and talk.loose == ()
+    assert not talk.fold_bound

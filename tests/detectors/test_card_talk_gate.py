@@ -21,6 +21,7 @@ _TOKENS = (
     "-", ",", "/", ":", "_", "'", "gg", "nh", "lol", "ty", "nice", "hand", "all", "in", "he",
     "pocket", "sevens", "ace", "king", "high", "pay", "him", "off", "3", "bet", "re", "raise",
     "open", "ended", "the", "nuts", "u", "are", "ahead", "x", "$", "%", "#", ".", "!",
+    "10", "folded", "let", "go", "muck", "into", "gave", "up", "of",
 )  # fmt: skip
 
 
@@ -70,6 +71,8 @@ def test_gate_never_hides_poker_talk() -> None:
         "call_it",
         "bluff, villain is weak",
         "ｃａｌｌ",
+        "folded 10 10",
+        "let 10-10 go",
     ],
 )
 def test_gate_lets_each_pattern_family_through(text: str) -> None:
