@@ -70,7 +70,9 @@ def create_app(
     app.state.policy = PolicyWatch(policy_path, every=0.0)
     # Size and key checked before any body is read (`api.guards`).
     app.add_middleware(RequestGuard, keyring=app.state.keyring)
-    gate = ChatGate(engine, build_detectors() if detectors is None else detectors)
+    gate = ChatGate(
+        engine, build_detectors() if detectors is None else detectors, policy=app.state.policy
+    )
     app.state.chat_gate = gate
     # The restriction cache refreshes on its own thread while the server runs.
     app.router.add_event_handler("startup", gate.start)

@@ -1,7 +1,12 @@
 """The chat server's question, "may this player say this?", answered in well under a millisecond.
 
-Two checks: is the player restricted now (a mute blocks chat and emoji; a communication
-suspension blocks SnapCam too), and would the message itself break the chat rules.
+Three checks: is the player restricted now (a mute blocks chat and emoji; a communication
+suspension blocks SnapCam too); would the message itself break the chat rules; and, when the
+chat server says a hand is in play at the sender's table and what the sender's part in it is,
+could the message sway that hand (`detectors.in_hand.before_delivery`, the stream's own reading
+of card talk). What each finding costs the message, per channel, is the policy file's
+`[chat_check]` (`rules.chat_check_policy`): `block`, `hold` (deliver when the hand ends) or
+`pass`. The policy is followed while the server runs: a changed file applies within seconds.
 Restrictions come from `RestrictionCache`, kept current by a background thread, so a check
 never waits on the database. The content check runs the stream's detectors through one
 long-lived pipeline (`Pipeline.detect`), so its state persists across checks: the check sees
@@ -17,6 +22,7 @@ player, as the stream's partitions do); split at random, each process sees a sha
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -29,33 +35,39 @@ from railbird.api.restriction_cache import RestrictionCache
 from railbird.api.restriction_store import Restriction, get_restriction
 from railbird.detectors.detector import Detector, consumed_types
 from railbird.detectors.events import ChatEvent
-from railbird.detectors.findings import SEVERITY_RANK, Finding
+from railbird.detectors.findings import Finding
+from railbird.detectors.in_hand.before_delivery import judge_before_delivery
+from railbird.detectors.in_hand.verdicts import SenderStatus
+from railbird.rules.chat_check_policy import ChatCheckPolicy
 from railbird.rules.pipeline import Pipeline
+from railbird.rules.policy_watch import PolicyWatch
 
-# Categories the chat server should hold back rather than deliver.
-BLOCKING = frozenset(
-    {"hate", "harassment", "malicious_link", "impersonation", "advertising", "pii_disclosure"}
-)
+log = logging.getLogger(__name__)
 # After a flood, a repeated line or a bot wave, how long the players it names are held back:
 # the detectors report a burst when it starts and as it grows, not on every line of it.
 SPAM_HOLD = timedelta(seconds=60)
 MAX_HELD = 100_000  # players held at once, at most (the oldest holds go first beyond it)
+POLICY_FOLLOW_SECONDS = 2.0  # how often a changed policy file is looked for
+# A held message is delivered when the hand in play at the sender's table ends.
+RELEASE_AT_HAND_END = "hand_end"
 
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """The answer for one message, `allow` or `block`, and why.
+    """The answer for one message, `allow`, `hold` or `block`, and why.
 
     `restriction` is set when one in force blocked the message; otherwise `reasons` are the
-    summaries of the blocking findings, or of all the findings when the message is allowed.
+    summaries of the findings that decided (blocking ones, else holding ones), or of all the
+    findings when the message is allowed. A hold is released at `release` ("hand_end").
     """
 
-    decision: str  # allow | block
+    decision: str  # allow | hold | block
     reasons: tuple[str, ...]
     restriction: Restriction | None = None
     findings: tuple[Finding, ...] = field(default=())
     # Detectors that raised on this message: the content check ran without them.
     failed_detectors: tuple[str, ...] = ()
+    release: str | None = None
 
 
 def blocks(restriction: Restriction, kind: str) -> bool:
@@ -82,10 +94,16 @@ class ChatGate:
         detectors: Sequence[Detector],
         refresh: float = 1.0,
         cache: RestrictionCache | None = None,
+        policy: PolicyWatch | None = None,
     ) -> None:
         self.engine = engine
         self.detectors = tuple(detectors)
         self.restrictions = cache if cache is not None else RestrictionCache(engine, refresh)
+        # The policy file's [chat_check] (the shipped one when none is given), re-read by a
+        # thread while the server runs (`start`).
+        self.policy = policy if policy is not None else PolicyWatch(None)
+        self._stop_following = threading.Event()
+        self._follower: threading.Thread | None = None
         # Only the chat detectors: the check sees single messages, never hands or tables.
         self._pipeline = Pipeline([d for d in self.detectors if "chat" in consumed_types(d)])
         self._lock = threading.Lock()  # one check at a time through the pipeline's state
@@ -94,11 +112,34 @@ class ChatGate:
         self._held: dict[str, tuple[datetime, str]] = {}  # player -> (until, why)
 
     def start(self) -> None:
-        """Keep the restrictions current in the background (the app's startup calls this)."""
+        """Keep the restrictions and the policy current in the background (the app's startup
+        calls this)."""
         self.restrictions.start()
+        if self._follower is None and self.policy.path is not None:
+            self._stop_following.clear()
+            self._follower = threading.Thread(
+                target=self._follow_policy, name="chat-check-policy", daemon=True
+            )
+            self._follower.start()
 
     def stop(self) -> None:
         self.restrictions.stop()
+        self._stop_following.set()
+        if self._follower is not None:
+            self._follower.join(timeout=5)
+            self._follower = None
+
+    def _follow_policy(self) -> None:
+        while not self._stop_following.wait(POLICY_FOLLOW_SECONDS):
+            try:
+                self.policy.changed()
+            except Exception:  # a file system hiccup must not end the follower
+                log.exception("chat check: the policy file could not be looked at")
+
+    @property
+    def rules(self) -> ChatCheckPolicy:
+        """The [chat_check] rules in force now."""
+        return self.policy.current().chat_check
 
     def note(self, changed: Restriction) -> None:
         """A restriction applied or lifted through this process: in force (or not) at once."""
@@ -114,11 +155,17 @@ class ChatGate:
     def _restrictions_for(self, player_id: str, now: datetime) -> list[Restriction]:
         return self.restrictions.for_player(player_id, now)
 
-    def check(self, message: ChatEvent) -> Verdict:
-        """Block if a restriction in force covers this kind of message, or if its content does.
-
-        Content blocks on a `BLOCKING` category or a severity of `high` or worse; a detector that
-        raises is skipped and named in `failed_detectors`.
+    def check(
+        self,
+        message: ChatEvent,
+        hand_id: str | None = None,
+        sender_status: SenderStatus | None = None,
+    ) -> Verdict:
+        """Block if a restriction in force covers this kind of message; otherwise judge its
+        content, and with a hand in play (`hand_id`, the sender's `sender_status`) what it
+        could do to that hand, and let the policy's [chat_check] decide per finding: any
+        `block` blocks, else any `hold` holds until the hand ends, else the message is
+        allowed. A detector that raises is skipped and named in `failed_detectors`.
         """
         now = datetime.now(UTC)
         for restriction in self._restrictions_for(message.player_id, now):
@@ -137,20 +184,41 @@ class ChatGate:
             failed = tuple(sorted(pipeline.metrics.detector_errors - errors_before))
             self.detector_errors.update(failed)
             held = self._hold(findings, message.player_id, now)
-        blocking = [
-            f
+        if hand_id is not None and sender_status is not None:
+            in_hand = judge_before_delivery(message, hand_id, sender_status)
+            if in_hand is not None:
+                findings = (*findings, in_hand)
+        rules = self.rules
+        decided = [
+            (rules.decide(message.channel, f.category, f.severity, hand_id is not None), f)
             for f in findings
-            if f.category in BLOCKING
-            or f.category == "spam"
-            or SEVERITY_RANK[f.severity] >= SEVERITY_RANK["high"]
         ]
-        reasons = [f.evidence.summary for f in blocking]
+        blocking = [f.evidence.summary for d, f in decided if d == "block"]
+        holding = [f.evidence.summary for d, f in decided if d == "hold"]
         if held is not None and not blocking:
-            reasons.append(held)
-        decision = "block" if reasons else "allow"
+            blocking.append(held)
+        if blocking:
+            decision, reasons = "block", blocking
+        elif holding:
+            decision, reasons = "hold", holding
+        else:
+            decision, reasons = "allow", [f.evidence.summary for f in findings]
         self.decisions[decision] += 1
-        shown = reasons if reasons else [f.evidence.summary for f in findings]
-        return Verdict(decision, tuple(shown), findings=findings, failed_detectors=failed)
+        if decision != "allow":
+            log.info(
+                "chat check: %s message %s of player %s (%s)",
+                decision,
+                message.message_id,
+                message.player_id,
+                ", ".join(sorted({f.category for d, f in decided if d != "pass"})) or "held back",
+            )
+        return Verdict(
+            decision,
+            tuple(reasons),
+            findings=findings,
+            failed_detectors=failed,
+            release=RELEASE_AT_HAND_END if decision == "hold" else None,
+        )
 
     def _hold(self, findings: tuple[Finding, ...], player_id: str, now: datetime) -> str | None:
         """Hold back the players a spam finding names for `SPAM_HOLD`; returns why this

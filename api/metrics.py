@@ -57,7 +57,7 @@ class _GateCollector(Collector):
             "Chat check decisions since start, by decision.",
             labels=["decision"],
         )
-        for decision in ("allow", "block"):
+        for decision in ("allow", "hold", "block"):
             decisions.add_metric([decision], self.gate.decisions[decision])
         yield decisions
 

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, PlainSerializer, StrictInt, model_validator
 
+from railbird.detectors.in_hand.verdicts import SenderStatus
 from railbird.rules.flags import format_ts
 
 # Times leave the API as the contract writes them: RFC 3339 UTC, milliseconds, "Z".
@@ -200,7 +201,8 @@ class LiftIn(BaseModel):
 
 
 class ChatCheckIn(BaseModel):
-    """A message the chat server is about to deliver."""
+    """A message the chat server is about to deliver, and, when it knows them, the hand in play
+    at the sender's table and the sender's part in it."""
 
     player_id: str = Field(min_length=1, max_length=64)
     message_id: str | None = Field(default=None, min_length=1, max_length=64)
@@ -210,12 +212,56 @@ class ChatCheckIn(BaseModel):
     table_id: Id | None = None
     tournament_id: Id | None = None
     recipient_id: Id | None = None
+    hand_id: Id | None = Field(
+        default=None,
+        description="the hand in play at the sender's table now; null (or absent) when no "
+        "hand is in play there. With it, talk that can sway the hand is held until it ends.",
+    )
+    sender_status: SenderStatus | None = Field(
+        default=None,
+        description="the sender's part in `hand_id`: `playing` (dealt in, not folded), "
+        "`folded`, `all_in`, or `not_dealt` (a railbird, a player sitting out). Required with "
+        "`hand_id`; ignored without it.",
+    )
+
+    model_config = {
+        "json_schema_extra": {
+            "examples": [
+                {
+                    "player_id": "p-42",
+                    "message_id": "m-1001",
+                    "text": "folded 94, he has nothing",
+                    "kind": "text",
+                    "channel": "table",
+                    "table_id": "t-7",
+                    "tournament_id": "trn-3",
+                    "hand_id": "h-77",
+                    "sender_status": "folded",
+                },
+                {"player_id": "p-42", "text": "gl all", "channel": "table", "table_id": "t-7"},
+            ]
+        }
+    }
+
+    @model_validator(mode="after")
+    def _status_with_hand(self) -> ChatCheckIn:
+        if self.hand_id is not None and self.sender_status is None:
+            raise ValueError("sender_status is required with hand_id")
+        return self
 
 
 class ChatCheckOut(BaseModel):
-    """Whether to deliver the message, why, and the restriction that blocked it, if one did."""
+    """Whether to deliver the message now, later or never, why, and the restriction that
+    blocked it, if one did."""
 
-    decision: Literal["allow", "block"]
+    decision: Literal["allow", "hold", "block"] = Field(
+        description="`allow`: deliver now; `hold`: deliver when `release` happens (the hand "
+        "in play ends), so it cannot sway that hand; `block`: never deliver"
+    )
+    release: Literal["hand_end"] | None = Field(
+        default=None, description="set with `hold`: when to deliver the message"
+    )
+    hand_id: str | None = Field(default=None, description="the hand a `hold` waits for")
     reasons: list[str]
     categories: list[str]
     restriction: RestrictionOut | None

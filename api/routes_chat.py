@@ -21,11 +21,19 @@ ChatService = Annotated[Principal, Depends(require(Role.CHAT_SERVICE))]
 
 @router.post("/check", response_model=ChatCheckOut)
 async def check(request: Request, body: ChatCheckIn, _: ChatService) -> ChatCheckOut:
-    """May this player send this message now? Answers `allow` or `block`, with the reasons.
+    """May this player send this message now? Answers `allow`, `hold` or `block`, with the
+    reasons.
 
-    A mute blocks text and emoji, a communication suspension everything, SnapCam included; otherwise
-    the message is checked against the chat rules. Detectors that failed on it are listed in
-    `failed_detectors`: the decision was made without them. Role: `chat_service` (or `admin`).
+    A mute blocks text and emoji, a communication suspension everything, SnapCam included;
+    otherwise the message is checked against the chat rules and, when `hand_id` and
+    `sender_status` say a hand is in play at the sender's table, against what it could do to
+    that hand: card talk (digits included), reads and advice, hand-strength talk, a railbird's
+    or a folded player's emoji or SnapCam are `hold` with `release: "hand_end"` (deliver them
+    when the hand ends); naming another player's cards from outside the decision is `block`.
+    What each category costs in each channel is the policy file's `[chat_check]`. Without
+    hand context the answer is as it always was. Detectors that failed on the message are
+    listed in `failed_detectors`: the decision was made without them. Role: `chat_service`
+    (or `admin`).
     """
     started = time.perf_counter()
     now = datetime.now(UTC)
@@ -44,9 +52,11 @@ async def check(request: Request, body: ChatCheckIn, _: ChatService) -> ChatChec
         text=body.text,
     )
     gate: ChatGate = request.app.state.chat_gate
-    verdict = gate.check(message)
+    verdict = gate.check(message, body.hand_id, body.sender_status)
     return ChatCheckOut(
         decision=verdict.decision,
+        release=verdict.release,
+        hand_id=body.hand_id if verdict.release else None,
         reasons=list(verdict.reasons),
         categories=sorted({f.category for f in verdict.findings}),
         restriction=None

@@ -12,13 +12,14 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from railbird.detectors.findings import CATEGORIES, GROUP_CATEGORIES
+from railbird.rules.chat_check_policy import ChatCheckPolicy, read_chat_check
 
 KINDS = (
     "warn",
@@ -29,7 +30,15 @@ KINDS = (
     "refer_investigator",
 )
 Step = tuple[str, timedelta | None]
-_TOP_LEVEL = {"version", "strike_window_hours", "ladders", "refer", "snapcam", "refusals"}
+_TOP_LEVEL = {
+    "version",
+    "strike_window_hours",
+    "ladders",
+    "refer",
+    "snapcam",
+    "refusals",
+    "chat_check",
+}
 REFUSAL_CATEGORY = "refusal_to_play"
 # The house rule's own ladder (HOUSE_RULES.md, "Cash tables"), used when a file has no
 # [refusals]: refusals per player and blind level in 12 hours; the n-th earns the n-th block.
@@ -58,6 +67,8 @@ class Policy:
     refusal_blocks: tuple[timedelta | None, ...]
     source: str  # where it was read from
     text: str  # the file as written, for `GET /v1/policy`
+    # What the chat check blocks, holds or passes per channel (`rules.chat_check_policy`).
+    chat_check: ChatCheckPolicy = field(default_factory=ChatCheckPolicy)
 
     def describe(self) -> dict[str, Any]:
         """The policy as plain data (what the API shows beside the file)."""
@@ -89,6 +100,7 @@ class Policy:
                     0 if d is None else d.total_seconds() / 60 for d in self.refusal_blocks
                 ],
             },
+            "chat_check": self.chat_check.describe(),
         }
 
 
@@ -184,6 +196,7 @@ def parse_policy(text: str, source: str) -> Policy:
         refusal_blocks=refusal_blocks,
         source=source,
         text=text,
+        chat_check=read_chat_check(data.get("chat_check", {}), where.error),
     )
 
 

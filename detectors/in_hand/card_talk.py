@@ -72,6 +72,14 @@ _FOLD_TALK = re.compile(
 _HOLDS = re.compile(
     r"\b(?:has|holds|is\s+holding|got|is\s+on|hes\s+on|he's\s+on|she's\s+on|holding)\b", re.I
 )
+# Cards named as someone else's: "bob has AK", "careful, hes on 77", "villain holds QQ"; not
+# "i got AK", "you have 77?" (a guess at the listener's hand is a read, kept apart).
+_OTHERS_HOLD = re.compile(
+    r"\b(?!(?:i|im|i'm|ive|i've|we|u|you|ya|ur|just|still)\b)[a-z][\w'-]*\s+"
+    r"(?:has|holds|is\s+holding|is\s+on|got)\b|\b(?:hes|he's|shes|she's|theyre|they're)\s+"
+    r"(?:on|holding)\b|\b(?:his|her|their)\s+(?:hand|cards)\s+(?:is|are)\b",
+    re.I,
+)
 _ACTION = re.compile(
     r"\b(?:call|calls|fold|shove|jam|raise|reraise|re-raise|3bet|3-bet|bet|check|push|"
     r"snap\s+call|slow\s+down|pay\s+(?:him|her|them)\s+off|all\s*in)\b",
@@ -169,6 +177,7 @@ class CardTalk:
     # A folding phrase governs a hand named here ("let 94 go", "94 i folded", "folded that 94
     # pre"): the speaker says what they folded (`fold_phrases`).
     fold_bound: bool = False
+    others_cards: bool = False  # cards named as another player's holding ("bob has AK")
 
     @property
     def names_cards(self) -> bool:
@@ -330,6 +339,7 @@ def parse(text: str) -> CardTalk:
         mentions=tuple(mentions),
         fold_talk=bool(_FOLD_TALK.search(text)),
         fold_bound=fold_bound,
+        others_cards=bool(mentions) and bool(_OTHERS_HOLD.search(text)),
         holds_talk=bool(_HOLDS.search(text)),
         actions=tuple(m.group(0).lower() for m in _ACTION.finditer(text)),
         reads=tuple(reads),

@@ -10,10 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Literal, get_args
 
 from railbird.detectors.findings import MeasureValue, Severity
-from railbird.detectors.in_hand.card_talk import CardMention, CardTalk
+from railbird.detectors.in_hand.card_talk import CardMention, CardTalk, poker_talk
+
+# The sender's part in the hand in play at their table, as the chat server knows it: dealt in
+# and still deciding, folded, all in (no decision left, still in the pot), or not dealt in (a
+# railbird watching, a player sitting out).
+SenderStatus = Literal["playing", "folded", "all_in", "not_dealt"]
+SENDER_STATUSES: tuple[str, ...] = get_args(SenderStatus)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +114,62 @@ def retro_verdict(
         kind = "private_card_talk" if m.private else _talk_kind(talk)
         return Verdict("high", kind, f"{who} said '{talk.describe()}'")
     return None
+
+
+def before_delivery_verdict(
+    kind: Literal["text", "emoji", "snapcam"], text: str, status: SenderStatus
+) -> Verdict | None:
+    """Before anyone reads it, with a hand in play at the sender's table and the sender's part
+    in it known: what the message would be if the stream saw it during the hand.
+
+    The stream reads the same words the same way (`card_talk`), but it learns who folded only
+    from the history, so it waits; the chat server knows now, and a message that can sway the
+    hand is better held than punished. Card talk in any form the stream reads (bare digits
+    included: holding them costs a few seconds, and only the history could clear them), reads
+    and advice, and hand-strength talk, from anyone, a player still deciding included (their
+    own cards sway the others); bare commands from whoever has no decision left to make;
+    emoji and SnapCam from a folded player or a railbird. Cards named as another player's
+    holding by someone with no decision to make ("bob has AK") is the stream's worst case,
+    `live_cards_named`, critical."""
+    who = _status_role(status)
+    if kind != "text":
+        if status not in ("folded", "not_dealt"):
+            return None
+        what = "a SnapCam broadcast" if kind == "snapcam" else f"emoji '{text}'"
+        return Verdict("medium", f"{kind}_during_hand", f"{who} sent {what}")
+    talk = poker_talk(text)
+    if talk is None:
+        return None
+    said = talk.describe() or ", ".join(m.text for m in talk.loose) or text
+    decides = status == "playing"
+    if talk.others_cards and talk.names_cards and not decides:
+        summary = f"{who} named another player's cards '{said}' while the hand was in play"
+        return Verdict("critical", "live_cards_named", summary)
+    card_talk = (
+        talk.names_cards
+        or bool(talk.loose)
+        or any(_specific(m, talk) or talk.holds_talk for m in talk.mentions)
+    )
+    if talk.advice or card_talk or talk.strength or (talk.imperative and not decides):
+        if talk.advice:
+            verdict_kind = "advice_during_hand"
+        elif card_talk:
+            verdict_kind = "card_talk_during_hand"
+        elif talk.strength:
+            verdict_kind = "strength_talk_during_hand"
+        else:
+            verdict_kind = "action_talk_during_hand"
+        return Verdict("high", verdict_kind, f"{who} said '{said}' while the hand was in play")
+    return None
+
+
+def _status_role(status: SenderStatus) -> str:
+    return {
+        "playing": "player in the hand",
+        "folded": "folded player",
+        "all_in": "player all in",
+        "not_dealt": "railbird",
+    }[status]
 
 
 RANK = {"low": 0, "medium": 1, "high": 2, "critical": 3}

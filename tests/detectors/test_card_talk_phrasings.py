@@ -102,10 +102,9 @@ FOLDED_HAND_LEAKS: list[tuple[str, str]] = [
     ("ten four offsuit into the muck", "p-t4"),
 ]
 
-# Lines that must not flag: the digits are counts, amounts, times, seats or levels (even beside
-# a folding verb and said by the player who folded those very ranks), the hand named is not the
-# one folded, the speaker is still in the hand, or the hand is over. (line, speaker, at)
-NOT_A_HAND: list[tuple[str, str, float]] = [
+# Lines that must not flag: the digits are counts, amounts, times, seats or levels, even beside
+# a folding verb and said by the player who folded those very ranks. (line, speaker, at)
+NUMBERS: list[tuple[str, str, float]] = [
     ("94 players left", "p-94", SAID_AT),
     ("only 4k behind", "p-94", SAID_AT),
     ("94bb deep", "p-94", SAID_AT),
@@ -130,6 +129,12 @@ NOT_A_HAND: list[tuple[str, str, float]] = [
     ("folded 55 times lol", "p-55", SAID_AT),
     ("55 mins to the break", "p-55", SAID_AT),
     ("seat 5 5 hands in a row folding", "p-55", SAID_AT),
+]
+
+# Nor these: the hand named is not the one folded, the speaker is still in the hand, or the
+# hand is over. (line, speaker, at)
+NOT_A_HAND: list[tuple[str, str, float]] = [
+    *NUMBERS,
     # bare digits, but not the hand this speaker folded: only that hand confirms them
     ("i let 72 go", "p-94", SAID_AT),
     ("72 smh", "p-94", SAID_AT),

@@ -8,6 +8,7 @@ import pytest
 
 from railbird.detectors.detector import detector_scope
 from railbird.detectors.events import AnyEvent, ChatEvent
+from railbird.detectors.in_hand.before_delivery import judge_before_delivery
 from railbird.detectors.in_hand.in_hand_influence import InHandInfluence
 from railbird.detectors.in_hand.in_hand_private import PrivateInHandInfluence
 from railbird.rules.flags import Flag
@@ -287,3 +288,44 @@ def test_a_message_sent_after_the_hand_ended_is_never_upgraded_even_if_read_befo
     flags = [f for e in events for f in pipeline.process(e).flags]
     critical = {m for f in flags if f.finding.severity == "critical" for m in f.finding.message_ids}
     assert critical == {"m-during"}
+
+
+BEFORE_DELIVERY = [
+    # (text, kind, sender status, evidence kind or None)
+    ("94 i folded", "text", "folded", "card_talk_during_hand"),
+    ("let 10 4 go", "text", "folded", "card_talk_during_hand"),
+    ("folded 77 lol", "text", "playing", "card_talk_during_hand"),
+    ("call, he's bluffing", "text", "playing", "advice_during_hand"),
+    ("i have two pair", "text", "playing", "strength_talk_during_hand"),
+    ("just shove", "text", "not_dealt", "action_talk_during_hand"),
+    ("just shove", "text", "playing", None),  # a player's own table talk, no read
+    ("nice bet", "text", "playing", None),
+    ("gl", "text", "folded", None),
+    ("94 players left", "text", "folded", None),
+    ("👀", "emoji", "not_dealt", "emoji_during_hand"),
+    ("👀", "emoji", "folded", "emoji_during_hand"),
+    ("👀", "emoji", "playing", None),
+    ("", "snapcam", "not_dealt", "snapcam_during_hand"),
+    ("", "snapcam", "all_in", None),
+    ("bob has AK", "text", "not_dealt", "live_cards_named"),
+    ("bob has AK", "text", "playing", "card_talk_during_hand"),  # a guess, not a leak
+    ("i got AK", "text", "not_dealt", "card_talk_during_hand"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "status", "expected"), BEFORE_DELIVERY)
+def test_before_delivery_the_senders_part_in_the_hand_decides_with_the_streams_reading(
+    text: str, kind: str, status: str, expected: str | None
+) -> None:
+    message = chat(text, t=25, player="p-x", kind=kind, message_id="m-now")
+    finding = judge_before_delivery(message, "h-9", status)  # type: ignore[arg-type]
+    if expected is None:
+        assert finding is None
+        return
+    assert finding is not None
+    assert finding.category == "in_hand_influence"
+    assert finding.evidence.kind == expected
+    assert finding.severity == ("critical" if expected == "live_cards_named" else
+                                "medium" if kind != "text" else "high")  # fmt: skip
+    assert finding.hand_id == "h-9" and finding.message_ids == ("m-now",)
+    assert finding.evidence.measures["sender_status"] == status
