@@ -160,14 +160,16 @@ class ChatGate:
         message: ChatEvent,
         hand_id: str | None = None,
         sender_status: SenderStatus | None = None,
+        now: datetime | None = None,
     ) -> Verdict:
         """Block if a restriction in force covers this kind of message; otherwise judge its
         content, and with a hand in play (`hand_id`, the sender's `sender_status`) what it
         could do to that hand, and let the policy's [chat_check] decide per finding: any
         `block` blocks, else any `hold` holds until the hand ends, else the message is
-        allowed. A detector that raises is skipped and named in `failed_detectors`.
+        allowed. A detector that raises is skipped and named in `failed_detectors`. `now` is
+        the wall clock unless a replay of a recorded day gives the message's own time.
         """
-        now = datetime.now(UTC)
+        now = now or datetime.now(UTC)
         for restriction in self._restrictions_for(message.player_id, now):
             if blocks(restriction, message.kind):
                 until = restriction.expires_at.isoformat() if restriction.expires_at else "lifted"

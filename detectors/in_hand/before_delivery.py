@@ -23,7 +23,9 @@ _SCORE = {"critical": 0.97, "high": 0.85, "medium": 0.6, "low": 0.5}
 def judge_before_delivery(message: ChatEvent, hand_id: str, status: SenderStatus) -> Finding | None:
     """The in-hand influence finding for `message`, sent during `hand_id` by a sender whose
     part in the hand is `status`; None when the message cannot sway the hand."""
-    verdict = before_delivery_verdict(message.kind, message.text, status)
+    verdict = before_delivery_verdict(
+        message.kind, message.text, status, private=message.channel == "private"
+    )
     if verdict is None:
         return None
     return Finding(

@@ -29,15 +29,16 @@ _PLURAL_WORD = "|".join(sorted(_PLURAL, key=len, reverse=True))
 _TWO_CARDS = re.compile(r"(?<![\w/])([2-9TJQKA][cdhs])[\s,]?([2-9TJQKA][cdhs])(?![\w/])")
 _TWO_CARDS_LOWER = re.compile(r"(?<![\w/])([2-9tjqka][cdhs])([2-9tjqka][cdhs])(?![\w/])")
 _ONE_CARD = re.compile(r"(?<![\w/])([2-9TJQKA][cdhs])(?![\w/])")
-# Not inside a number: "2.94", "1,94", "94,000" and "9.4" are amounts; after a word's comma or
-# an ellipsis ("lol,94", "ugh...94") the pair stands alone.
+# Not inside a number or a name: "2.94", "1,94", "94,000" and "9.4" are amounts, "hugo.27" a
+# screen name; after a word's comma or an ellipsis ("lol,94", "ugh...94") the pair stands alone.
+_ALONE_BEFORE = r"(?<![\w/:$#-])(?<![^.]\.)(?<!\d,)"
 _COMBO = re.compile(
-    r"(?<![\w/:$#-])(?<!\d[.,])([2-9TJQKAtjqka])-?([2-9TJQKAtjqka])([so])?(?![\w/:%$])(?![.,]\d)"
+    _ALONE_BEFORE + r"([2-9TJQKAtjqka])-?([2-9TJQKAtjqka])([so])?(?![\w/:%$])(?![.,]\d)"
 )
 # Two ranks typed as separate numbers ("9 4", "10 4", "4 10", "10-4 off"): read only where a
 # folding phrase governs them, since "2 4 me" and "back in 10 4 sure" are words.
 _SPACED = re.compile(
-    r"(?<![\w/:$#-])(?<!\d[.,])(10|[2-9])(?:\s+|\s*-\s*)(10|[2-9])"
+    _ALONE_BEFORE + r"(10|[2-9])(?:\s+|\s*-\s*)(10|[2-9])"
     r"(?:([so])\b|\s+(off(?:suit)?|suited)\b)?(?![\w/:%$])(?![.,]\d)",
     re.I,
 )

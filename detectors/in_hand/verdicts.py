@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Literal, get_args
 
 from railbird.detectors.findings import MeasureValue, Severity
-from railbird.detectors.in_hand.card_talk import CardMention, CardTalk, poker_talk
+from railbird.detectors.in_hand.card_talk import CardMention, CardTalk, emoji_count, poker_talk
 
 # The sender's part in the hand in play at their table, as the chat server knows it: dealt in
 # and still deciding, folded, all in (no decision left, still in the pot), or not dealt in (a
@@ -117,7 +117,11 @@ def retro_verdict(
 
 
 def before_delivery_verdict(
-    kind: Literal["text", "emoji", "snapcam"], text: str, status: SenderStatus
+    kind: Literal["text", "emoji", "snapcam"],
+    text: str,
+    status: SenderStatus,
+    private: bool = False,
+    max_emoji: int = 3,
 ) -> Verdict | None:
     """Before anyone reads it, with a hand in play at the sender's table and the sender's part
     in it known: what the message would be if the stream saw it during the hand.
@@ -130,10 +134,13 @@ def before_delivery_verdict(
     own cards sway the others); bare commands from whoever has no decision left to make;
     emoji and SnapCam from a folded player or a railbird. Cards named as another player's
     holding by someone with no decision to make ("bob has AK") is the stream's worst case,
-    `live_cards_named`, critical."""
+    `live_cards_named`, critical. As in the stream, emoji and SnapCam in a `private` message
+    are nobody's reaction at the table, and walls of more than `max_emoji` emoji are spam's."""
     who = _status_role(status)
     if kind != "text":
-        if status not in ("folded", "not_dealt"):
+        if status not in ("folded", "not_dealt") or private:
+            return None
+        if kind == "emoji" and emoji_count(text) > max_emoji:
             return None
         what = "a SnapCam broadcast" if kind == "snapcam" else f"emoji '{text}'"
         return Verdict("medium", f"{kind}_during_hand", f"{who} sent {what}")

@@ -120,6 +120,12 @@ def test_emoji_and_snapcam_from_players_in_the_hand_pass(
     assert check(client, text, status, kind=kind)["decision"] == "allow"
 
 
+def test_a_private_emoji_or_an_emoji_wall_is_no_reaction_at_the_table(client: TestClient) -> None:
+    private = {"channel": "private", "recipient_id": "p-in-hand", "kind": "emoji"}
+    assert check(client, "👍", "not_dealt", **private)["decision"] == "allow"
+    assert check(client, "🐟" * 7, "folded", kind="emoji")["decision"] != "hold"
+
+
 @pytest.mark.parametrize("status", ["playing", "folded", "all_in", "not_dealt"])
 @pytest.mark.parametrize("text", SOCIAL)
 def test_social_chat_during_a_hand_passes(client: TestClient, text: str, status: str) -> None:

@@ -158,7 +158,8 @@ def test_a_folding_phrase_governs_the_hand_in_any_word_order(
 @pytest.mark.parametrize(
     "text",
     ["folded 94 hands in a row", "2 4 me", "back in 10 4 sure", "threw away 94k", "2.94 lol",
-     "94,000 chips", "level 10, 4 tables left", "seat 5 5 hands in a row folding"],
+     "94,000 chips", "level 10, 4 tables left", "seat 5 5 hands in a row folding",
+     "unlucky hugo.27"],
 )  # fmt: skip
 def test_numbers_beside_folding_words_or_alone_are_no_hand(text: str) -> None:
     talk = parse(text)
