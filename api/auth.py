@@ -3,7 +3,8 @@
 Roles: `analyst` (flags, restrictions), `investigator` (flags, sessions with full context, chat
 log), `chat_service` (the millisecond "may this player say this?" check, and the join check),
 `lobby_service` (the "may this player join this table?" check only), `metrics` (a Prometheus
-scraper: `GET /metrics` only), `admin` (all).
+scraper: `GET /metrics` only), `reports` (players' reports: `POST /v1/reports` only; the chat
+service may file them too), `admin` (all).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class Role(StrEnum):
     CHAT_SERVICE = "chat_service"
     LOBBY_SERVICE = "lobby_service"  # the lobby asks whether a player may join a table
     METRICS = "metrics"  # a scraper reads /metrics and nothing else
+    REPORTS = "reports"  # a service that forwards players' reports, and nothing else
     ADMIN = "admin"
 
 

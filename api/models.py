@@ -9,6 +9,7 @@ from pydantic import AfterValidator, BaseModel, Field, PlainSerializer, StrictIn
 
 from railbird.detectors.in_hand.verdicts import SenderStatus
 from railbird.rules.flags import format_ts
+from railbird.rules.report_policy import REPORT_REASONS
 
 # Times leave the API as the contract writes them: RFC 3339 UTC, milliseconds, "Z".
 Time = Annotated[datetime, PlainSerializer(format_ts, return_type=str)]
@@ -33,6 +34,11 @@ class FlagOut(BaseModel):
     status: str = Field(description="open, confirmed, dismissed or escalated")
     review_version: int = Field(
         default=0, description="name it in a review: a flag reviewed since is a 409"
+    )
+    priority: int = Field(
+        default=0,
+        description="unrelated groups of players who reported it (0-5): the queue serves a "
+        "reported flag before the unreported ones of its severity",
     )
 
 
@@ -328,3 +334,94 @@ class PlayerHistoryOut(BaseModel):
     player_id: str
     flags: list[FlagOut]
     restrictions: list[RestrictionOut]
+
+
+def _a_reason(reason: str) -> str:
+    if reason not in REPORT_REASONS:
+        raise ValueError(f"unknown reason {reason!r} (one of {', '.join(REPORT_REASONS)})")
+    return reason
+
+
+ReportReason = Annotated[
+    str, Field(json_schema_extra={"enum": list(REPORT_REASONS)}), AfterValidator(_a_reason)
+]
+
+
+class ReportIn(BaseModel):
+    """A player's report of another, as the chat server received it."""
+
+    reporter_id: Id
+    reported_id: Id
+    reason: ReportReason = Field(description="what the reporter says happened: a flag category")
+    message_ids: list[Id] = Field(
+        default_factory=list, max_length=20, description="the messages reported, if any"
+    )
+    table_id: Id | None = None
+    tournament_id: Id | None = None
+    hand_id: Id | None = None
+    note: str | None = Field(
+        default=None, max_length=500, description="the reporter's words (stored redacted)"
+    )
+
+    model_config = {
+        "json_schema_extra": {
+            "examples": [
+                {
+                    "reporter_id": "p-17",
+                    "reported_id": "p-42",
+                    "reason": "harassment",
+                    "message_ids": ["m-1001"],
+                    "table_id": "t-7",
+                    "note": "keeps insulting me",
+                }
+            ]
+        }
+    }
+
+
+class FiledOut(BaseModel):
+    """One (reporter, reported, message) of a report and where it went."""
+
+    report_id: str
+    message_id: str | None
+    flag_id: str = Field(description="the flag it raised or the report case it opened or joined")
+    effect: Literal["raised", "opened", "joined"] = Field(
+        description="`raised`: a detector's flag on the message, its priority raised; "
+        "`opened` / `joined`: a report case of the reported player"
+    )
+    duplicate: bool = Field(description="already reported by this reporter: nothing changed")
+
+
+class ReportResult(BaseModel):
+    reports: list[FiledOut]
+
+
+class ReportOut(BaseModel):
+    """A stored report."""
+
+    report_id: str
+    ts: Time
+    reporter_id: str
+    reported_id: str
+    message_id: str | None
+    table_id: str | None
+    tournament_id: str | None
+    hand_id: str | None
+    reason: str
+    note: str | None = Field(description="redacted as the chat log is")
+    flag_id: str
+    effect: str
+
+
+class ReportPage(BaseModel):
+    items: list[ReportOut]
+    next_cursor: str | None
+
+
+class RefusedReporterOut(BaseModel):
+    """A reporter whose reports were refused for their number."""
+
+    reporter_id: str
+    refused: int
+    first_refused_at: Time
+    last_refused_at: Time

@@ -105,6 +105,7 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
         405: "Method Not Allowed",
         409: "Conflict",
         413: "Content Too Large",
+        429: "Too Many Requests",
     }
     response = problem(
         exc.status_code, titles.get(exc.status_code, "Error"), str(exc.detail), request.url.path

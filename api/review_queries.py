@@ -17,6 +17,7 @@ from typing import Any, Literal
 from sqlalchemy import Engine, and_, insert, or_, select, update
 
 from railbird.api.flag_queries import SEVERITIES, as_utc, flag_dict
+from railbird.api.report_store import PRIORITY_MAX
 from railbird.api.restriction_store import RESTRICTING, audit
 from railbird.detectors.events import EARLIEST, LATEST
 from railbird.store import schema
@@ -56,12 +57,15 @@ class ReviewConflictError(Exception):
 def queue(
     engine: Engine, flt: QueueFilter, limit: int, cursor: str | None
 ) -> tuple[list[dict[str, Any]], str | None]:
-    """One page of flags with `flt.status`, most severe and then oldest first; the cursor for
-    the next page (None: the last). A cursor not issued here is a `ValueError`.
+    """One page of flags with `flt.status`, most severe first, then the most reported (their
+    `priority`: unrelated groups of players who reported them), then oldest first; the cursor
+    for the next page (None: the last). A cursor not issued here is a `ValueError`.
 
-    Read one severity at a time, most severe first, each in `ix_flags_queue` order (status,
-    severity, ts, id), so a page costs its own rows whatever the backlog: ordering by a rank
-    computed from the severity would sort every open flag on every page."""
+    Read one (severity, priority) range at a time, in `ix_flags_queue_priority` order (status,
+    severity, priority, ts, id), so a page costs its own rows whatever the backlog: ordering
+    by a rank computed from the severity would sort every open flag on every page. Priorities
+    are capped (`report_store.PRIORITY_MAX`), so there are few ranges and an empty one costs
+    one index probe."""
     base = select(schema.flags).where(_f.status == flt.status)
     for column, value in (
         (_f.category, flt.category),
@@ -76,16 +80,18 @@ def queue(
             schema.flag_players.c.player_id == flt.player_id
         )
         base = base.where(_f.flag_id.in_(members))
-    after: tuple[int, datetime, str] | None = _decode(cursor) if cursor else None
+    after: tuple[int, int, datetime, str] | None = _decode(cursor) if cursor else None
     rows: list[dict[str, Any]] = []
     with engine.connect() as conn:
-        for rank in range(len(SEVERITIES) - 1, -1, -1):
+        for rank, priority in _ranges():
             severity = SEVERITIES[rank]
-            if (flt.severity and severity != flt.severity) or (after and rank > after[0]):
+            if flt.severity and severity != flt.severity:
                 continue
-            query = base.where(_f.severity == severity)
-            if after and rank == after[0]:
-                _rank, ts, flag_id = after
+            if after and (rank, priority) > after[:2]:
+                continue
+            query = base.where(_f.severity == severity, _f.priority == priority)
+            if after and (rank, priority) == after[:2]:
+                _rank, _priority, ts, flag_id = after
                 query = query.where(or_(_f.ts > ts, and_(_f.ts == ts, _f.flag_id > flag_id)))
             wanted = limit + 1 - len(rows)
             found = conn.execute(query.order_by(_f.ts, _f.flag_id).limit(wanted))
@@ -96,8 +102,19 @@ def queue(
     if len(rows) > limit:
         rows = rows[:limit]
         last = rows[-1]
-        following = _encode(SEVERITIES.index(last["severity"]), last["ts"], last["flag_id"])
+        following = _encode(
+            SEVERITIES.index(last["severity"]), last["priority"], last["ts"], last["flag_id"]
+        )
     return rows, following
+
+
+def _ranges() -> list[tuple[int, int]]:
+    """(severity rank, priority) in the queue's order: most severe, then most reported."""
+    return [
+        (rank, priority)
+        for rank in range(len(SEVERITIES) - 1, -1, -1)
+        for priority in range(PRIORITY_MAX, -1, -1)
+    ]
 
 
 def review(
@@ -186,20 +203,27 @@ def _lift_caused(conn: Any, flag_id: str, actor: str, now: datetime) -> list[str
     return ids
 
 
-def _encode(rank: int, ts: datetime, flag_id: str) -> str:
-    return base64.urlsafe_b64encode(f"{rank}|{ts.isoformat()}|{flag_id}".encode()).decode()
+def _encode(rank: int, priority: int, ts: datetime, flag_id: str) -> str:
+    raw = f"{rank}|{priority}|{ts.isoformat()}|{flag_id}"
+    return base64.urlsafe_b64encode(raw.encode()).decode()
 
 
-def _decode(cursor: str) -> tuple[int, datetime, str]:
+def _decode(cursor: str) -> tuple[int, int, datetime, str]:
     if len(cursor) > 256:
         raise ValueError("invalid cursor (too long)")
     try:
-        rank_text, ts_text, flag_id = (
-            base64.urlsafe_b64decode(cursor.encode()).decode().split("|", 2)
+        rank_text, priority_text, ts_text, flag_id = (
+            base64.urlsafe_b64decode(cursor.encode()).decode().split("|", 3)
         )
-        rank, ts = int(rank_text), as_utc(datetime.fromisoformat(ts_text))
+        rank, priority = int(rank_text), int(priority_text)
+        ts = as_utc(datetime.fromisoformat(ts_text))
     except (ValueError, UnicodeDecodeError, OverflowError) as exc:
         raise ValueError(f"invalid cursor {cursor[:80]!r}") from exc
-    if not 0 <= rank < len(SEVERITIES) or not EARLIEST <= ts < LATEST or not 0 < len(flag_id) <= 64:
+    if (
+        not 0 <= rank < len(SEVERITIES)
+        or not 0 <= priority <= PRIORITY_MAX
+        or not EARLIEST <= ts < LATEST
+        or not 0 < len(flag_id) <= 64
+    ):
         raise ValueError(f"invalid cursor {cursor[:80]!r}")
-    return rank, ts, flag_id
+    return rank, priority, ts, flag_id

@@ -20,6 +20,7 @@ from typing import Any
 
 from railbird.detectors.findings import CATEGORIES, GROUP_CATEGORIES
 from railbird.rules.chat_check_policy import ChatCheckPolicy, read_chat_check
+from railbird.rules.report_policy import ReportPolicy, read_reports
 
 KINDS = (
     "warn",
@@ -38,6 +39,7 @@ _TOP_LEVEL = {
     "snapcam",
     "refusals",
     "chat_check",
+    "reports",
 }
 REFUSAL_CATEGORY = "refusal_to_play"
 # The house rule's own ladder (HOUSE_RULES.md, "Cash tables"), used when a file has no
@@ -69,6 +71,8 @@ class Policy:
     text: str  # the file as written, for `GET /v1/policy`
     # What the chat check blocks, holds or passes per channel (`rules.chat_check_policy`).
     chat_check: ChatCheckPolicy = field(default_factory=ChatCheckPolicy)
+    # How many reports a reporter may file, and what unrelated reporters weigh.
+    reports: ReportPolicy = field(default_factory=ReportPolicy)
 
     def describe(self) -> dict[str, Any]:
         """The policy as plain data (what the API shows beside the file)."""
@@ -101,6 +105,7 @@ class Policy:
                 ],
             },
             "chat_check": self.chat_check.describe(),
+            "reports": self.reports.describe(),
         }
 
 
@@ -197,6 +202,7 @@ def parse_policy(text: str, source: str) -> Policy:
         source=source,
         text=text,
         chat_check=read_chat_check(data.get("chat_check", {}), where.error),
+        reports=read_reports(data.get("reports", {}), where.error),
     )
 
 

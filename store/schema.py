@@ -103,8 +103,13 @@ flags = Table(
     Index("ix_flags_ts", "ts"),
     Index("ix_flags_category_ts", "category", "ts"),
     Index("ix_flags_status_ts", "status", "ts"),
+    # How many unrelated reporters (groups of reporters who know each other count once) have
+    # reported this flag's player for it, capped (`api.report_store`): the queue serves a
+    # reported flag before the unreported ones of its severity.
+    Column("priority", Integer, nullable=False, server_default="0"),
     # The review queue's order within a severity (`api.review_queries.queue`).
     Index("ix_flags_queue", "status", "severity", "ts", "flag_id"),
+    Index("ix_flags_queue_priority", "status", "severity", "priority", "ts", "flag_id"),
 )
 
 # Every review of a flag, oldest first: its history.
@@ -230,4 +235,41 @@ console_sign_ins = Table(
     Index("ix_console_sign_ins_client", "client_hash", "ts"),
     Index("ix_console_sign_ins_key", "key_hash", "ts"),
     Index("ix_console_sign_ins_ts", "ts"),
+)
+
+# Players' reports of other players, sent by the chat server (`POST /v1/reports`), one row per
+# (reporter, reported player, message): the id is derived from those, so a report sent twice is
+# stored once. Each row names the flag it went to: a detector's flag on the message reported
+# (its priority raised) or a report case of its own (`api.report_store`).
+player_reports = Table(
+    "player_reports",
+    metadata,
+    Column("report_id", String(32), primary_key=True),
+    Column("ts", DateTime(timezone=True), nullable=False),
+    Column("reporter_id", String(64), nullable=False),
+    Column("reported_id", String(64), nullable=False),
+    Column("message_id", String(64)),
+    Column("table_id", String(64)),
+    Column("tournament_id", String(64)),
+    Column("hand_id", String(64)),
+    Column("reason", String(32), nullable=False),
+    # The reporter's words, personal data redacted as in the chat log.
+    Column("note", Text),
+    Column("flag_id", String(32), nullable=False),
+    # raised: a detector's flag on the reported message; opened / joined: a report case
+    Column("effect", String(16), nullable=False),
+    Index("ix_player_reports_reported", "reported_id", "ts"),
+    Index("ix_player_reports_reporter", "reporter_id", "ts"),
+    Index("ix_player_reports_flag", "flag_id", "ts"),
+)
+
+# Reports refused because their reporter filed too many (mass reporting is abuse too): counted
+# per reporter, across every server process.
+report_refusals = Table(
+    "report_refusals",
+    metadata,
+    Column("reporter_id", String(64), primary_key=True),
+    Column("refused", Integer, nullable=False),
+    Column("first_refused_at", DateTime(timezone=True), nullable=False),
+    Column("last_refused_at", DateTime(timezone=True), nullable=False),
 )

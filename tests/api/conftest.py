@@ -22,6 +22,7 @@ KEYS = {
     "investigator-key-012345": "investigator",
     "chat-service-key-012345": "chat_service",
     "lobby-service-key-012345": "lobby_service",
+    "reports-key-0123456789ab": "reports",
     "admin-key-0123456789ab": "admin",
 }
 # A Prometheus scraper's key: /metrics and nothing else. Kept out of KEYS, which the schema
