@@ -6,13 +6,25 @@ from __future__ import annotations
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from railbird.api.console import investigation_pages, policy_page, review_pages, signin
+from railbird.api.console import (
+    investigation_pages,
+    policy_page,
+    reports_page,
+    review_pages,
+    signin,
+)
 from railbird.api.console.config import ConsoleConfig
 from railbird.api.console.sessions import SessionStore
 from railbird.api.console.sign_in_throttle import SignInThrottle
 from railbird.api.console.templating import HERE, install_error_pages
 
-ROUTERS = (signin.router, review_pages.router, investigation_pages.router, policy_page.router)
+ROUTERS = (
+    signin.router,
+    review_pages.router,
+    investigation_pages.router,
+    reports_page.router,
+    policy_page.router,
+)
 
 
 def install(app: FastAPI, config: ConsoleConfig) -> None:

@@ -248,7 +248,7 @@ def test_sign_in_is_throttled_per_client_and_per_key(engine: Engine) -> None:
 
 
 def test_a_service_key_gets_no_session(client: TestClient) -> None:
-    for role in ("chat_service", "lobby_service"):
+    for role in ("chat_service", "lobby_service", "reports"):
         key = next(k for k, r in KEYS.items() if r == role)
         answer = sign_in_client(client, key)
         assert answer.status_code == 403 and "has no console pages" in answer.text

@@ -125,7 +125,7 @@ def _signed_in(client: TestClient, role: str) -> bool:
     """Signed in, if the role has console pages (a service's key is refused at the door)."""
     key = next(k for k, r in KEYS.items() if r == role)
     answer = sign_in_client(client, key)
-    if role in ("chat_service", "lobby_service"):
+    if role in ("chat_service", "lobby_service", "reports"):
         assert answer.status_code == 403 and "has no console pages" in answer.text
         return False
     assert answer.status_code == 303
@@ -137,6 +137,7 @@ PAGES = {
     "/console/queue": {"analyst", "investigator", "admin"},
     "/console/collusion": {"analyst", "investigator", "admin"},
     "/console/policy": {"analyst", "investigator", "admin"},
+    "/console/reports": {"analyst", "investigator", "admin"},
     "/console/sessions?player_id=p-1": {"investigator", "admin"},
     "/console/players/p-1": {"investigator", "admin"},
 }
@@ -234,3 +235,27 @@ def test_an_analyst_applies_a_join_block_at_a_blind_level_from_the_console(
         client.post("/v1/tables/join-check", json=other, headers=lobby).json()["decision"]
         == "allow"
     )
+
+
+def test_reports_are_shown_beside_flags_in_the_queue_the_flag_page_and_their_own_page(
+    client: TestClient,
+) -> None:
+    filed = client.post(
+        "/v1/reports",
+        json={"reporter_id": "p-gus", "reported_id": "p-cat", "reason": "in_hand_influence",
+              "message_ids": ["m-0002"], "note": "<b>leaked</b> his cards"},
+        headers={"X-API-Key": next(k for k, r in KEYS.items() if r == "reports")},
+    )  # fmt: skip
+    assert filed.status_code == 201, filed.text
+    flag_id = filed.json()["reports"][0]["flag_id"]
+    assert _signed_in(client, "analyst")
+    queue = client.get("/console/queue")
+    row = next(r for r in queue.text.split("<tr") if f'data-flag-id="{flag_id}"' in r)
+    assert "reported ×1" in row
+    page = client.get(f"/console/flags/{flag_id}")
+    assert 'id="reports-h"' in page.text and "p-gus" in page.text
+    assert "&lt;b&gt;leaked&lt;/b&gt;" in page.text  # the note is escaped
+    reports = client.get("/console/reports?reported_id=p-cat")
+    assert reports.status_code == 200
+    assert f'href="/console/flags/{flag_id}"' in reports.text
+    assert "raised a detector&#39;s flag" in reports.text
