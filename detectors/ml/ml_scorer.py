@@ -406,7 +406,9 @@ class MlScorer:
         if not scored.over or len(scored.top_words) == 0:
             return []
         aimed = addressed(text, language)
-        if not aimed and (about_the_speaker(text) or speaks_of_self(text, language)):
+        if not aimed and (
+            about_the_speaker(text) or speaks_of_self(text, language, scored.top_words[0])
+        ):
             return []
         return [self._other_finding(event, language, scored, aimed)]
 

@@ -400,15 +400,28 @@ def addressed(text: str, language: str = "") -> bool:
     return False
 
 
-def about_the_speaker(text: str, language: str, max_words: int = 6) -> bool:
-    """A short line with a first-person word of `language` ("ich", "ben", "soy", "jestem")
-    that speaks to nobody: about its speaker ("dumm gespielt von mir", "ben salak gibi call
-    ettim"), which insults nobody whatever its words. Short only: a longer post with "eu" or
-    "me" in it is about many things ("eu odeio esse governo de merda")."""
+_CLITIC_ME = frozenset({"me"})
+
+
+def about_the_speaker(
+    text: str, language: str, word: str = "", reach: int = 3, max_words: int = 9
+) -> bool:
+    """A line that speaks to nobody, with a first-person word of `language` ("ich", "ben",
+    "soy", "mnie") within `reach` words of `word` (the word that made it abusive): about its
+    speaker ("dumm gespielt von mir", "ben salak gibi call ettim", "ale ze mnie idiota"),
+    which insults nobody whatever its words (without `word`: anywhere in the line). Chat
+    lines only, `max_words` or fewer: a post with "eu" in it is about many things ("eu odeio
+    esse governo de merda e todos os corruptos")."""
     first = FIRST_PERSON.get(language)
-    if first is None:
+    if first is None or addressed(text, language):
         return False
+    first = first - _CLITIC_ME  # "me" is done to the speaker: "me roubou, filho da puta"
     words = read(text)
-    if len(words) > max_words or addressed(text, language):
+    plains = [w.plain for w in words]
+    if len(words) > max_words:
         return False
-    return not first.isdisjoint(w.plain for w in words)
+    if not word:
+        return not first.isdisjoint(plains)
+    target = read_word(word)
+    spots = [i for i, p in enumerate(plains) if target is not None and p == target.plain]
+    return any(not first.isdisjoint(plains[max(0, i - reach) : i + reach + 1]) for i in spots)

@@ -95,6 +95,7 @@ def test_the_finding_names_the_head_and_the_words() -> None:
     [
         "dumm gespielt von mir",  # the speaker about themselves
         "ben salak gibi call ettim",
+        "ale ze mnie idiota, spasowałem najlepszą rękę",
         "eine scheibe brot in der pause",  # "scheibe" shares letter pieces with "scheiße"
         "limp aus dem small blind, klassiker",  # poker words in any language
         "wie immer hat er glück am river, na ja, nächstes mal",
