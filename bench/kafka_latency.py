@@ -34,7 +34,7 @@ import orjson
 from kafka import KafkaConsumer, TopicPartition
 
 from bench.kafka_runs import PARTITIONS, start_worker
-from railbird.detectors.detector import detector_scope
+from railbird.detectors.detector import keying
 from railbird.detectors.registry import DETECTOR_TYPES
 from railbird.ingest.kafka.clients import make_producer
 from railbird.ingest.kafka.codec import event_key, seq_header
@@ -43,9 +43,7 @@ from railbird.ingest.kafka.settings import KafkaSettings
 from tests.integration.net import free_port, scrape_metrics
 
 Percentiles = tuple[float, float, int]  # p50 ms, p99 ms, flags timed
-STAGE_OF_DETECTOR = {
-    t.name: "site" if detector_scope(t) == "site" else "tables" for t in DETECTOR_TYPES
-}
+STAGE_OF_DETECTOR: dict[str, str] = {t.name: keying(t) for t in DETECTOR_TYPES}
 
 
 def _percentiles(waits: list[float]) -> Percentiles:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Protocol, runtime_checkable
+from typing import ClassVar, Literal, Protocol, get_args, runtime_checkable
 
 from railbird.detectors.events import AnyEvent
 from railbird.detectors.findings import Finding
@@ -18,6 +18,9 @@ class Detector(Protocol):
     A detector may also declare `consumes: ClassVar[frozenset[str]]`, the event types it
     reads ("chat", "table", "hand"); the pipeline then never calls it with the others, which
     is most of the chain's cost on a busy table. Without it a detector sees every event.
+
+    And `keyed_by: ClassVar[Keying]`, what everything it remembers is about (`KEYINGS`); without
+    it, "table".
     """
 
     name: ClassVar[str]
@@ -36,16 +39,33 @@ def consumed_types(detector: Detector) -> frozenset[str]:
     return frozenset(declared)
 
 
-# Where a detector's state lives. "table": every key routes by table (or by the sender of a
-# table-less message), so a Kafka worker owning a table's partition sees all it needs.
-# "site": state spans tables (keyed by tournament, or by a player who may sit anywhere), so the
-# detector must see the whole stream; on Kafka it runs in the single-owner site stage.
-SCOPES: frozenset[str] = frozenset({"table", "site"})
+# What a detector's memory is about, and so which events of a stream it must see together:
+# a stream edge gives each key's events to one place, in event time, and a detector there sees
+# only the events of its keys (`ingest.kafka.topology` says which events reach which key). A
+# detector declares the one its state needs and never learns how keys map onto partitions.
+# - "table": the contract's key: the event's table, or the sender of a message with no table
+#   (every chat rule, floods and repeats, chip dumping, soft play, refusals to play).
+# - "hand": the table whose hand an event can sway: a table's own events, hands and chat, and a
+#   private message to a player dealt into a hand in play, at that player's table (in-hand
+#   influence). Lobby and tournament chat reach no hand.
+# - "tournament": the event's tournament; a message that names none goes to the tournament its
+#   sender was last dealt into (or joined), if any. Cash tables' events reach none.
+# - "text": the fingerprint of a message's text, for chat away from the tables (lobby,
+#   tournament, private), so the copies of one bot wave meet whoever sent them.
+Keying = Literal["table", "hand", "tournament", "text"]
+KEYINGS: tuple[Keying, ...] = get_args(Keying)
 
 
-def detector_scope(detector: Detector | type[Detector]) -> str:
-    """`detector`'s declared `scope` ("table" when it declares none)."""
-    declared = getattr(detector, "scope", "table")
-    if declared not in SCOPES:
-        raise ValueError(f"detector {detector.name} declares unknown scope {declared!r}")
-    return str(declared)
+def keying(detector: Detector | type[Detector]) -> Keying:
+    """`detector`'s declared `keyed_by` ("table" when it declares none).
+
+    A detector that still declares the retired `scope = "site"` (state spanning tables) is
+    read as keyed by tournament, the only such detectors being tournament-wide ones.
+    """
+    declared = getattr(detector, "keyed_by", None)
+    if declared is None:
+        declared = "tournament" if getattr(detector, "scope", None) == "site" else "table"
+    for known in KEYINGS:
+        if declared == known:
+            return known
+    raise ValueError(f"detector {detector.name} is keyed by unknown {declared!r}: {KEYINGS}")

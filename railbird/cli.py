@@ -25,21 +25,23 @@ actions (RAILBIRD_DATABASE_URL) and produces flags to moderation.flags and actio
 moderation.actions. Consumers of those two topics must upsert by flag_id / action_id: a flag
 is re-sent with the same id when its severity rises, and after a crash.
 
-Three stages: the table stage (group RAILBIRD_KAFKA_GROUP_ID, the partitions shared by every
-worker: start several for throughput), the site stage in a child process (group <group>-site:
-one worker owns every partition, the others stand by to take over), and the escalation stage
-on a thread (group <group>-escalation, partitions shared): the first two send each flag's
-offences to <group>-offences keyed by player, and the escalation stage keeps one ladder per
-player and decides the actions in event time, as scan does.
+Three stages, each a consumer group whose members share the partitions (start several workers
+for throughput): the table stage (group RAILBIRD_KAFKA_GROUP_ID: the input topics, keyed by
+table), the keyed stage in a child process (group <group>-keyed: events re-keyed by tournament,
+text and player through the internal topic <group>-keyed), and the escalation stage on a thread
+(group <group>-escalation): the first two send each flag's offences to <group>-offences keyed
+by player, and the escalation stage keeps one ladder per player and decides the actions in
+event time, as scan does. Private messages reach the table of their recipient's hand through
+<group>-hands.
 
 A record that is not a contract event goes to <topic>.dlq with the reason, the source topic,
 partition and offset in its headers (cut to 256 KiB, its size in original_size), and the
-stream goes on. Each stage checkpoints its detector state to <group>-<stage>-state every
-RAILBIRD_KAFKA_SNAPSHOT_INTERVAL_SECONDS; a restart restores it.
+stream goes on. Each stage checkpoints its tasks' state to <group>-<stage>-state every
+RAILBIRD_KAFKA_SNAPSHOT_INTERVAL_SECONDS; a restart restores it and replays what followed.
 
 Every setting is an environment variable RAILBIRD_KAFKA_* (README, Configuration):
 BOOTSTRAP_SERVERS, GROUP_ID, the topic names and DLQ_SUFFIX, COMMIT_INTERVAL_MS,
-REPLAY_WINDOW_SECONDS, SITE_REPLAY_WINDOW_SECONDS, SNAPSHOT_INTERVAL_SECONDS, METRICS_PORT.
+KEYED_PARTITIONS, MARK_HOLD_MS, SNAPSHOT_INTERVAL_SECONDS, METRICS_PORT.
 SIGTERM finishes the batch, commits and exits 0.
 """
 
@@ -139,13 +141,13 @@ def _parser() -> argparse.ArgumentParser:
         "--exit-when-idle",
         type=float,
         metavar="SECONDS",
-        help="exit once the whole group has been caught up this long (every input partition "
-        "committed to its end, whoever owns it)",
+        help="exit once the input has been caught up this long and every stage of the "
+        "deployment is done (every partition committed to its end, whoever owns it)",
     )
     run.add_argument("--no-store", action="store_true", help="do not write to the database")
     run.add_argument(
         "--stage",
-        choices=("all", "tables", "site", "escalation"),
+        choices=("all", "tables", "keyed", "escalation"),
         help="which stages to run (default: RAILBIRD_KAFKA_STAGE, else all); placed apart, each "
         "of the three must run somewhere",
     )

@@ -1,9 +1,10 @@
 """Bot waves in lobby, tournament and private chat: the same line from many players at once.
 
-Why a detector of its own, in the site stage: chat with no table is keyed by its sender (the
-contract), so the lines of one wave arrive on partitions that different table-stage workers
-own, and none of them would see the wave whole. The site stage sees every partition; table
-chat's waves stay with `repeated_messages`, where a table's lines meet anyway.
+Why a detector of its own: a wave away from the tables is one text from many senders, so what
+it remembers is about the text, not about a table or a player (`keyed_by = "text"`): one room
+per line (its fingerprint without digits, so numbered copies match) and place (the tournament,
+else the channel). A table's waves stay with `repeated_messages`, which remembers the table's
+players and texts together.
 """
 
 from __future__ import annotations
@@ -14,17 +15,18 @@ from typing import ClassVar
 
 from railbird.detectors.chat.bot_wave import texts_of, wave_findings
 from railbird.detectors.chat.bursts import room, span_of
+from railbird.detectors.detector import Keying
 from railbird.detectors.events import AnyEvent, ChatEvent
 from railbird.detectors.findings import Finding
 from railbird.detectors.state import State
-from railbird.detectors.text.fingerprint import fingerprint
+from railbird.detectors.text.fingerprint import fingerprint, strip_digits
 
 
 @dataclass(frozen=True, slots=True)
 class LobbyWaves:
     name: ClassVar[str] = "lobby_waves"
     consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
-    scope: ClassVar[str] = "site"  # one wave's lines come from many senders' partitions
+    keyed_by: ClassVar[Keying] = "text"
     window_seconds: float = 60.0
     wave_min_players: int = 3
     wave_min_chars: int = 20
@@ -42,9 +44,11 @@ class LobbyWaves:
         fp, length = fingerprint(text)
         if length < self.wave_min_chars:
             return []
-        scope = event.tournament_id or event.channel
+        # The line as `bot_wave` compares it: the text's key, first in the state key.
+        line = fp if fp.isalpha() else strip_digits(fp)
+        place = event.tournament_id or event.channel
         now = state.now
-        texts = texts_of(room(state, (scope, "said"), self._span, now))
+        texts = texts_of(room(state, (line, place, "said"), self._span, now))
         return wave_findings(
             event,
             texts,

@@ -1,5 +1,6 @@
 """Flags repeated messages: one player saying (nearly) the same thing again and again, and the
-same text from many players at once, which is how bot waves advertise.
+same text from many players at a table at once, which is how bot waves advertise (waves away
+from the tables, whose copies come from senders anywhere, are `lobby_waves`', keyed by text).
 
 The fingerprint is cheap on purpose (lower-case letters and digits only, letter runs collapsed),
 and near-duplicates are found by character-trigram Jaccard against the player's last few
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
-from railbird.detectors.chat.bot_wave import TEXTS, Texts, texts_of, wave_findings
+from railbird.detectors.chat.bot_wave import TEXTS, Texts, wave_findings
 from railbird.detectors.chat.bursts import (
     Burst,
     Emission,
@@ -70,9 +71,6 @@ class RepeatedMessages:
     # The same line from this many players in the window is a bot wave.
     wave_min_players: int = 3
     wave_min_chars: int = 20
-    # Waves in lobby, tournament and private chat are `lobby_waves`' (site scope): that chat
-    # is keyed by sender, so one wave's lines reach different table-stage workers.
-    off_table_waves: bool = False
     _span: timedelta = field(init=False, repr=False, compare=False)
     # text -> `_Print`, and fingerprint -> trigrams: pure functions of their keys.
     _prints: dict[str, _Print] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -95,8 +93,8 @@ class RepeatedMessages:
         span = self._span
         now = state.now  # a property: read once for both halves
         findings, histories = self._player_repeats(event, fp, span, state, now)
-        if wave and (event.table_id or self.off_table_waves):
-            findings.extend(self._wave(event, fp, span, state, histories, now))
+        if wave and event.table_id:  # waves away from the tables are `lobby_waves`'
+            findings.extend(self._wave(event, fp, histories, span, now))
         return findings
 
     def _print(self, text: str) -> _Print:
@@ -220,24 +218,15 @@ class RepeatedMessages:
         self,
         event: ChatEvent,
         fp: str,
+        histories: dict[Hashable, Any],
         span: timedelta,
-        state: State,
-        histories: dict[Hashable, Any] | None = None,
-        now: datetime | None = None,
+        now: datetime,
     ) -> list[Finding]:
-        """`histories`, the routing key's room, is the scope's too for table chat (both are
-        the table): the texts live there, one lookup for both. `now` is `state.now`, if the
-        caller has read it."""
-        table = event.table_id
-        scope = table or event.tournament_id or event.channel
-        if now is None:
-            now = state.now
-        if table and histories is not None:
-            texts: Texts | None = histories.get(TEXTS)  # `texts_of`, without the call
-            if texts is None:
-                texts = histories[TEXTS] = Texts()
-        else:
-            texts = texts_of(room(state, (scope, "said"), span, now))
+        """A table's waves: its texts live in the table's room beside its players' histories
+        (one state entry for both; the table is the key of everything this detector keeps)."""
+        texts: Texts | None = histories.get(TEXTS)  # `texts_of`, without the call
+        if texts is None:
+            texts = histories[TEXTS] = Texts()
         return wave_findings(
             event,
             texts,

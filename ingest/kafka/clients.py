@@ -1,9 +1,9 @@
-"""kafka-python clients configured the one way railbird needs them.
+"""kafka-python clients configured the one way railbird needs them, and the internal topics.
 
 The consumer uses the *range* assignor only: it gives partition N of every subscribed topic to the
-same member, which is what co-partitioning needs (a table's chat, events and hands share a key,
-hence a partition number). Round-robin, kafka-python's fallback, would split them. The site
-stage's consumer overrides it with `kafka.assignor.SingleOwnerAssignor` (see `kafka.stages`).
+same member, which is what co-partitioning needs (a table's chat, events, hands and joined
+private messages share a key, hence a partition number: one task). Round-robin, kafka-python's
+fallback, would split them.
 """
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from __future__ import annotations
 import importlib.util
 import logging
 
-from kafka import KafkaConsumer, KafkaProducer
+from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer
+from kafka.admin import NewTopic
 from kafka.coordinator.assignors.range import (
     RangePartitionAssignor,
 )
-from kafka.errors import KafkaError
+from kafka.errors import KafkaError, TopicAlreadyExistsError
 
 from railbird.ingest.kafka.client_types import Consumer, Producer
 from railbird.ingest.kafka.settings import KafkaSettings
@@ -102,3 +103,26 @@ def check_copartitioned(consumer: Consumer, topics: tuple[str, ...]) -> int:
             f"hands meet in one worker; got {counts}"
         )
     return next(iter(counts.values()))
+
+
+def ensure_topic(
+    settings: KafkaSettings, name: str, partitions: int, config: dict[str, str]
+) -> None:
+    """Create an internal topic if it is missing (a racing worker's creation is fine)."""
+    admin = KafkaAdminClient(
+        bootstrap_servers=settings.bootstrap_list(), client_id=f"{settings.client_id}-admin"
+    )
+    try:
+        admin.create_topics(
+            [NewTopic(name, partitions, settings.state_replication, topic_configs=config)]
+        )
+        log.info("created topic %s (%d partitions)", name, partitions)
+    except TopicAlreadyExistsError:
+        pass
+    finally:
+        admin.close()
+
+
+def partition_count(consumer: Consumer, topic: str) -> int:
+    """How many partitions `topic` has (0: it does not exist)."""
+    return len(consumer.partitions_for_topic(topic) or ())

@@ -1,15 +1,23 @@
-"""Kafka records <-> the contract: raw records in; keyed event, flag, action, DLQ records out.
+"""Kafka records <-> the contract and the internal topics: raw records in; keyed event, flag,
+action, offence, DLQ records out; re-keyed records and marks between the stages.
 
 Keys follow CONTRACT.md: events by `table_id` (table-less chat by `player_id`) so that a table's
 chat, table events and hands land on the same partition number of their three topics; flags by
 their first player id and actions by `player_id`, so one player's moderation history is ordered.
+
+A re-keyed record (`kafka.topology`) carries its event's bytes as they came, its lane, the
+source that sent it and its *sort key*: where its event stands in the stream (event time, the
+file's line, the input topic, partition and offset, and which copy), so every stage downstream
+orders its records exactly as the one merged stream `scan` reads, and drops a copy re-sent
+after a crash. A mark says how far a source has got ("nothing more before T").
 """
 
 from __future__ import annotations
 
 import struct
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 import orjson
 
@@ -86,20 +94,21 @@ def offence_record(raised: Raised) -> tuple[bytes, bytes]:
     return o.player_id.encode(), orjson.dumps(value)
 
 
-def mark_record(source: str, until: datetime) -> bytes:
-    return orjson.dumps({"mark": source, "until": until.isoformat()})
+def offence_marks_record(marks: Mapping[str, datetime]) -> bytes:
+    """Several sources' marks for the escalation stage, in one record."""
+    return orjson.dumps({"marks": {source: until.isoformat() for source, until in marks.items()}})
 
 
 class OffenceRecordError(ValueError):
     """A record of the offences topic that is neither an offence nor a mark."""
 
 
-def read_offence_record(value: bytes | None) -> Raised | tuple[str, datetime]:
-    """An offence, or a mark as (source, until)."""
+def read_offence_record(value: bytes | None) -> Raised | dict[str, datetime]:
+    """An offence, or marks as {source: until}."""
     try:
         data = orjson.loads(value or b"")
-        if "mark" in data:
-            return str(data["mark"]), _aware(data["until"])
+        if "marks" in data:
+            return {str(source): _aware(until) for source, until in data["marks"].items()}
         kind, event_id, index = data["place"]
         offence = Offence(
             str(data["flag_id"]),
@@ -113,8 +122,15 @@ def read_offence_record(value: bytes | None) -> Raised | tuple[str, datetime]:
         if offence.severity not in SEVERITY_RANK or offence.category not in CATEGORIES:
             raise ValueError(f"unknown severity or category in {offence}")
         return Raised(offence, _aware(data["at"]), (str(kind), str(event_id), int(index)))
-    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, OverflowError) as exc:
-        raise OffenceRecordError(f"not an offence or a mark: {exc}") from exc
+    except (
+        orjson.JSONDecodeError,
+        AttributeError,
+        KeyError,
+        TypeError,
+        ValueError,
+        OverflowError,
+    ) as exc:
+        raise OffenceRecordError(f"not an offence or marks: {exc}") from exc
 
 
 def _aware(text: object) -> datetime:
@@ -158,3 +174,98 @@ def dlq_headers(
 
 def header_dict(headers: Sequence[tuple[str, bytes | None]] | None) -> dict[str, str]:
     return {name: (value or b"").decode("utf-8", "replace") for name, value in headers or ()}
+
+
+# ---- re-keyed records and marks between the stages ------------------------------------------
+
+# (event time in µs since 1970, the file's line or -1, input topic rank, input partition,
+# input offset, copy): unique per record, and the order of `scan`'s stream (time, then line).
+SortKey = tuple[int, int, int, int, int, int]
+_SORT_KEY = struct.Struct(">qqqqqq")
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+# A source's mark before it has said anything since (re)starting, and once it has ended.
+HOLD = -(2**62)
+END = 2**62
+
+LANE_HEADER = "rb-lane"
+SOURCE_HEADER = "rb-src"
+KEY_HEADER = "rb-key"
+ROLE_HEADER = "rb-role"
+MARKS_HEADER = "rb-marks"
+
+
+def micros(when: datetime) -> int:
+    """`when` as whole microseconds since 1970 (exact, unlike a float timestamp)."""
+    return (when - _EPOCH) // _MICROSECOND
+
+
+def from_micros(value: int) -> datetime:
+    return _EPOCH + timedelta(microseconds=value)
+
+
+def pack_key(key: SortKey) -> bytes:
+    return _SORT_KEY.pack(*key)
+
+
+def unpack_key(data: bytes) -> SortKey:
+    time, seq, rank, partition, offset, copy = _SORT_KEY.unpack(data)
+    return (time, seq, rank, partition, offset, copy)
+
+
+def lane_headers(lane: bytes, source: bytes, key: SortKey, role: bytes = b"") -> Headers:
+    headers = [(LANE_HEADER, lane), (SOURCE_HEADER, source), (KEY_HEADER, pack_key(key))]
+    if role:
+        headers.append((ROLE_HEADER, role))
+    return headers
+
+
+@dataclass(frozen=True, slots=True)
+class LaneRecord:
+    """A re-keyed record as a stage downstream reads it."""
+
+    lane: str
+    source: str
+    key: SortKey
+    role: str
+    value: bytes
+
+
+class LaneRecordError(ValueError):
+    """A record of an internal topic that is neither a re-keyed record nor marks."""
+
+
+def marks_record(marks: Mapping[str, int]) -> tuple[bytes, Headers]:
+    """(value, headers) of one record carrying several sources' marks (µs, or HOLD / END)."""
+    return orjson.dumps(dict(marks)), [(MARKS_HEADER, b"1")]
+
+
+def read_lane_record(
+    headers: Sequence[tuple[str, bytes | None]] | None, value: bytes | None
+) -> LaneRecord | dict[str, int]:
+    """A re-keyed record, or marks as {source: µs}."""
+    found: dict[str, bytes] = {}
+    for name, data in headers or ():
+        if data is not None:
+            found[name] = data
+    try:
+        if MARKS_HEADER in found:
+            marks = orjson.loads(value or b"")
+            return {str(source): int(until) for source, until in marks.items()}
+        return LaneRecord(
+            found[LANE_HEADER].decode(),
+            found[SOURCE_HEADER].decode(),
+            unpack_key(found[KEY_HEADER]),
+            found.get(ROLE_HEADER, b"").decode(),
+            value or b"",
+        )
+    except (
+        orjson.JSONDecodeError,
+        AttributeError,
+        KeyError,
+        TypeError,
+        ValueError,
+        UnicodeDecodeError,
+        struct.error,
+    ) as exc:
+        raise LaneRecordError(f"not a re-keyed record or marks: {exc!r}") from exc

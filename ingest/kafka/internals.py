@@ -1,9 +1,12 @@
-"""The three places railbird reads kafka-python's private internals, here and nowhere else.
+"""Every kafka-python workaround railbird needs, here and nowhere else.
 
-Each says why it is needed and when it can go; each degrades to doing nothing (or to "no") when
-the internal it reads is missing, so a kafka-python release that renames one cannot crash a
-worker, only lose the workaround; `tests/ingest/test_kafka_internals.py` fails as soon as an
-installed release no longer has one.
+Three read the library's private internals (`warm_up`, `has_joined`, `restore_parked`); one
+uses public calls against a bug (`force_rejoin`); the fourth is a choice the runtime makes
+(`kafka.runtime`: no rebalance listener, because of a bug). Each says why it is needed and when
+it can go; those that read internals degrade to doing nothing (or to "no") when the internal is
+missing, so a kafka-python release that renames one cannot crash a worker, only lose the
+workaround; `tests/ingest/test_kafka_internals.py` fails as soon as an installed release no
+longer has one.
 """
 
 from __future__ import annotations
@@ -68,3 +71,16 @@ def restore_parked(consumer: Consumer) -> None:
     slot = getattr(fetcher, "_next_partition_records", None)
     if slot is not None and not slot:
         fetcher._next_partition_records = None  # type: ignore[union-attr]
+
+
+def force_rejoin(consumer: Consumer, topics: Iterable[str]) -> None:
+    """Leave and re-join the group, for a member whose commits have failed a whole session.
+
+    kafka-python 3.0.12 can leave a member in "rebalancing" without ever sending JoinGroup
+    (seen with two workers under load): it goes on processing partitions the group gave to
+    someone else and can never commit. Re-subscribing forces a fresh join (public calls only,
+    but here because it works around the library, and can go with the bug). The runtime drops
+    its tasks first and rebuilds what the new assignment gives it.
+    """
+    consumer.unsubscribe()
+    consumer.subscribe(list(topics))

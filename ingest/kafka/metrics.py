@@ -1,8 +1,12 @@
-"""What an operator watches on a worker: throughput and consumer lag, as a log line and /metrics.
+"""What an operator watches on a worker: throughput, lag and what each stage owns, as a log line
+and Prometheus `/metrics` (prometheus-client, the API's library and registry style).
 
-A tiny `http.server` thread serves the Prometheus text format so the worker needs no web
-framework (and `ingest/` does not reach into `api/`). Counters are updated once per batch under a
-lock; the HTTP thread only ever reads a consistent snapshot.
+Each stage counts in plain Python, once a batch, under a lock (a prometheus-client counter per
+record would cost a lock per increment on the hot path); a collector turns the counts into
+metric families when a scrape asks, every sample labelled with its `stage`. A stage running in
+a child process (`kafka.stage_process`) sends its families to the parent as plain data, so the
+parent's `/metrics` shows every stage of the worker. Names (all `railbird_kafka_*`) are those
+the hand-written exposition had, plus `late_records_total`.
 """
 
 from __future__ import annotations
@@ -11,49 +15,72 @@ import logging
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterable, Sequence
 from typing import Protocol
+from wsgiref.simple_server import WSGIServer
+
+from prometheus_client import CollectorRegistry, start_http_server
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 log = logging.getLogger(__name__)
 
-TopicPartition = tuple[str, int]
-# (metric, type, [(labels, value)]) for every metric of one stage: plain data, so a stage in
-# another process (`ingest.kafka.site_process`) can send it over a pipe.
-Samples = list[tuple[str, str, list[tuple[str, float | int | None]]]]
+PREFIX = "railbird_kafka_"
+# (name without prefix, "counter" | "gauge", help, label names, [(label values, value)]):
+# plain data, so a stage in another process can send it over a pipe.
+Sample = tuple[list[str], float]
+Family = tuple[str, str, str, list[str], list[Sample]]
+
+HELP = {
+    "records": "Records consumed and processed, by topic.",
+    "replayed_records": "Records re-read to rebuild state, their outputs discarded.",
+    "dead_letters": "Records sent to the dead-letter topic (or skipped as unreadable), by topic.",
+    "late_records": "Re-keyed records that arrived after their source's mark had passed them.",
+    "store_set_aside": "Valid records the store refused, kept in its dead-letter table.",
+    "consumer_lag": "Records behind the partition's end (absent until first known).",
+    "assigned_partition": "1 for each partition this stage owns now.",
+    "detector_errors": "Events a detector raised on (skipped for that detector).",
+    "flags": "Flags produced.",
+    "actions": "Actions produced.",
+    "batches": "Batches processed.",
+    "commits": "Successful offset commits.",
+    "commit_failures": "Failed offset commit attempts (retried at the next checkpoint).",
+    "rebalances": "Consumer group rebalances seen.",
+    "buffered_records": "Records fetched and waiting to be ordered (merges and lanes).",
+    "last_batch_seconds": "Time the last batch took to process.",
+    "uptime_seconds": "Seconds since the stage started.",
+}
 
 
-class StageSamples(Protocol):
-    """What `/metrics` renders: a stage's name and its samples (local or sent by a child)."""
+class StageFamilies(Protocol):
+    """What `/metrics` renders for a stage: its families (local, or sent by a child)."""
 
-    @property
-    def stage(self) -> str: ...
-
-    def samples(self) -> Samples: ...
+    def families(self) -> list[Family]: ...
 
 
-class WorkerMetrics:
-    def __init__(self, stage: str = "") -> None:
+class StageMetrics:
+    def __init__(self, stage: str) -> None:
         self.stage = stage  # a label on every sample, and the log line's prefix
         self._lock = threading.Lock()
-        self.records: Counter[str] = Counter()  # consumed and processed, by topic
-        self.replayed: Counter[str] = Counter()  # re-read to rebuild state, outputs discarded
+        self.records: Counter[str] = Counter()
+        self.replayed: Counter[str] = Counter()
         self.dead_letters: Counter[str] = Counter()
-        self.store_set_aside = 0  # records the store process could not write, dead-lettered
+        self.late = 0
+        self.store_set_aside = 0
         self.flags = 0
         self.actions = 0
         self.batches = 0
         self.commits = 0
         self.commit_failures = 0
-        self.last_commit_ok = True  # whether the latest commit attempt succeeded
+        self.last_commit_ok = True
         self.rebalances = 0
         self.detector_errors: Counter[str] = Counter()
-        self.lag: dict[TopicPartition, int | None] = {}  # None: not known yet
+        self.lag: dict[tuple[str, int], int | None] = {}  # every owned partition; None: unknown
         self.buffered = 0
         self.last_batch_seconds = 0.0
         self.started = time.monotonic()
         self._last_log = self.started
-        self._last_log_events = 0
+        self._last_log_records = 0
 
     def batch_done(
         self,
@@ -63,11 +90,12 @@ class WorkerMetrics:
         dead_letters: Counter[str],
         flags: int,
         actions: int,
+        late: int,
         seconds: float,
-        lag: dict[TopicPartition, int | None],
+        lag: dict[tuple[str, int], int | None],
         buffered: int,
         detector_errors: Counter[str],
-        store_set_aside: int = 0,
+        store_set_aside: int,
     ) -> None:
         with self._lock:
             self.records.update(records)
@@ -75,6 +103,7 @@ class WorkerMetrics:
             self.dead_letters.update(dead_letters)
             self.flags += flags
             self.actions += actions
+            self.late = late
             self.batches += 1
             self.last_batch_seconds = seconds
             self.lag = dict(lag)
@@ -82,15 +111,90 @@ class WorkerMetrics:
             self.detector_errors = Counter(detector_errors)
             self.store_set_aside = store_set_aside
 
-    def note(
-        self, *, commit: bool = False, commit_failure: bool = False, rebalance: bool = False
-    ) -> None:
+    def commits_seen(self, commits: int, failures: int, last_ok: bool) -> None:
         with self._lock:
-            self.commits += commit
-            self.commit_failures += commit_failure
-            if commit or commit_failure:
-                self.last_commit_ok = commit
-            self.rebalances += rebalance
+            self.commits, self.commit_failures, self.last_commit_ok = commits, failures, last_ok
+
+    def rebalanced(self) -> None:
+        with self._lock:
+            self.rebalances += 1
+
+    def families(self) -> list[Family]:
+        with self._lock:
+            lag = sorted(self.lag.items())
+            return [
+                ("records", "counter", HELP["records"], ["topic"], _by(self.records)),
+                (
+                    "replayed_records",
+                    "counter",
+                    HELP["replayed_records"],
+                    ["topic"],
+                    _by(self.replayed),
+                ),
+                (
+                    "dead_letters",
+                    "counter",
+                    HELP["dead_letters"],
+                    ["topic"],
+                    _by(self.dead_letters),
+                ),
+                ("late_records", "counter", HELP["late_records"], [], [([], self.late)]),
+                (
+                    "store_set_aside",
+                    "counter",
+                    HELP["store_set_aside"],
+                    [],
+                    [([], self.store_set_aside)],
+                ),
+                (
+                    "consumer_lag",
+                    "gauge",
+                    HELP["consumer_lag"],
+                    ["topic", "partition"],
+                    [([t, str(p)], n) for (t, p), n in lag if n is not None],
+                ),
+                (
+                    "assigned_partition",
+                    "gauge",
+                    HELP["assigned_partition"],
+                    ["topic", "partition"],
+                    [([t, str(p)], 1) for (t, p), _ in lag],
+                ),
+                (
+                    "detector_errors",
+                    "counter",
+                    HELP["detector_errors"],
+                    ["detector"],
+                    _by(self.detector_errors),
+                ),
+                ("flags", "counter", HELP["flags"], [], [([], self.flags)]),
+                ("actions", "counter", HELP["actions"], [], [([], self.actions)]),
+                ("batches", "counter", HELP["batches"], [], [([], self.batches)]),
+                ("commits", "counter", HELP["commits"], [], [([], self.commits)]),
+                (
+                    "commit_failures",
+                    "counter",
+                    HELP["commit_failures"],
+                    [],
+                    [([], self.commit_failures)],
+                ),
+                ("rebalances", "counter", HELP["rebalances"], [], [([], self.rebalances)]),
+                ("buffered_records", "gauge", HELP["buffered_records"], [], [([], self.buffered)]),
+                (
+                    "last_batch_seconds",
+                    "gauge",
+                    HELP["last_batch_seconds"],
+                    [],
+                    [([], round(self.last_batch_seconds, 6))],
+                ),
+                (
+                    "uptime_seconds",
+                    "gauge",
+                    HELP["uptime_seconds"],
+                    [],
+                    [([], round(time.monotonic() - self.started, 3))],
+                ),
+            ]
 
     def total_lag(self) -> int:
         with self._lock:
@@ -101,143 +205,81 @@ class WorkerMetrics:
         if now - self._last_log < interval:
             return
         with self._lock:
-            events = sum(self.records.values())
-            rate = (events - self._last_log_events) / (now - self._last_log)
+            records = sum(self.records.values())
+            rate = (records - self._last_log_records) / (now - self._last_log)
             lag = sum(v for v in self.lag.values() if v is not None)
-            dlq = sum(self.dead_letters.values())
-            flags, replayed = self.flags, sum(self.replayed.values())
-        self._last_log, self._last_log_events = now, events
+            flags, dead = self.flags, sum(self.dead_letters.values())
+            replayed = sum(self.replayed.values())
+        self._last_log, self._last_log_records = now, records
         log.info(
-            "kafka worker%s: %d records (%.0f/s), lag %d, %d flags, %d dead letters, %d replayed",
-            f" ({self.stage} stage)" if self.stage else "",
-            events,
+            "%s stage: %d records (%.0f/s), lag %d, %d flags, %d dead letters, %d replayed",
+            self.stage,
+            records,
             rate,
             lag,
             flags,
-            dlq,
+            dead,
             replayed,
         )
 
     def summary(self) -> str:
         with self._lock:
-            events = sum(self.records.values())
+            records = sum(self.records.values())
             seconds = max(time.monotonic() - self.started, 1e-9)
+            failed = _failed_commits(self.commit_failures, self.last_commit_ok)
             return (
-                f"{events} records in {seconds:.1f} s ({events / seconds:,.0f}/s), "
+                f"{records} records in {seconds:.1f} s ({records / seconds:,.0f}/s), "
                 f"{sum(self.replayed.values())} replayed, {self.flags} flags, "
                 f"{self.actions} actions, {sum(self.dead_letters.values())} dead letters, "
-                f"{self.store_set_aside} set aside by the store, "
-                f"{self.rebalances} rebalances, {self.commits} commits"
-                + _failed_commits(self.commit_failures, self.last_commit_ok)
+                f"{self.store_set_aside} set aside by the store, {self.late} late, "
+                f"{self.rebalances} rebalances, {self.commits} commits{failed}"
             )
 
-    def samples(self) -> Samples:
-        """(metric, type, [(labels, value)]) for every metric, read under the lock."""
-        with self._lock:
-            return [
-                ("records_total", "counter", _by("topic", self.records)),
-                ("replayed_records_total", "counter", _by("topic", self.replayed)),
-                ("dead_letters_total", "counter", _by("topic", self.dead_letters)),
-                ("store_set_aside_total", "counter", [("", self.store_set_aside)]),
-                (
-                    "consumer_lag",
-                    "gauge",
-                    [(f'topic="{t}",partition="{p}"', n) for (t, p), n in sorted(self.lag.items())],
-                ),
-                (
-                    "assigned_partition",
-                    "gauge",
-                    [(f'topic="{t}",partition="{p}"', 1) for (t, p) in sorted(self.lag)],
-                ),
-                ("detector_errors_total", "counter", _by("detector", self.detector_errors)),
-                ("flags_total", "counter", [("", self.flags)]),
-                ("actions_total", "counter", [("", self.actions)]),
-                ("batches_total", "counter", [("", self.batches)]),
-                ("commits_total", "counter", [("", self.commits)]),
-                ("commit_failures_total", "counter", [("", self.commit_failures)]),
-                ("rebalances_total", "counter", [("", self.rebalances)]),
-                ("buffered_records", "gauge", [("", self.buffered)]),
-                ("last_batch_seconds", "gauge", [("", round(self.last_batch_seconds, 6))]),
-                ("uptime_seconds", "gauge", [("", round(time.monotonic() - self.started, 3))]),
-            ]
 
-    def render(self) -> str:
-        return render_metrics([self])
+def _by(counts: Counter[str]) -> list[Sample]:
+    return [([key], n) for key, n in sorted(counts.items())]
 
 
-def _by(label: str, counts: Counter[str]) -> list[tuple[str, float | int | None]]:
-    return [(f'{label}="{key}"', n) for key, n in sorted(counts.items())]
+class RemoteFamilies:
+    """A child stage's latest families, read by the parent's `/metrics` like its own."""
+
+    def __init__(self) -> None:
+        self._families: list[Family] = []
+
+    def families(self) -> list[Family]:
+        return self._families  # replaced whole, never mutated: a reader sees one snapshot
+
+    def update(self, families: list[Family]) -> None:
+        self._families = families
 
 
-HELP = {
-    "records_total": "Records consumed and processed, by input topic.",
-    "replayed_records_total": "Records re-read to rebuild state, their outputs discarded.",
-    "dead_letters_total": "Records sent to the dead-letter topic, by input topic.",
-    "store_set_aside_total": "Valid records the store refused, kept in its dead-letter table.",
-    "consumer_lag": "Records behind the partition's end (absent until first known).",
-    "assigned_partition": "1 for each input partition this stage owns now.",
-    "detector_errors_total": "Events a detector raised on (skipped for that detector).",
-    "flags_total": "Flags produced.",
-    "actions_total": "Actions produced.",
-    "batches_total": "Batches processed.",
-    "commits_total": "Successful offset commits.",
-    "commit_failures_total": "Failed offset commit attempts (retried at the next checkpoint).",
-    "rebalances_total": "Consumer group rebalances seen.",
-    "buffered_records": "Records fetched and waiting in the event-time merge.",
-    "last_batch_seconds": "Time the last batch took to process.",
-    "uptime_seconds": "Seconds since the worker started.",
-}
+class _StagesCollector(Collector):
+    def __init__(self, stages: Sequence[tuple[str, StageFamilies]]) -> None:
+        self.stages = stages
+
+    def collect(self) -> Iterable[Metric]:
+        merged: dict[str, CounterMetricFamily | GaugeMetricFamily] = {}
+        for stage, source in self.stages:
+            for name, kind, doc, labels, samples in source.families():
+                family = merged.get(name)
+                if family is None:
+                    names = ["stage", *labels]
+                    family = merged[name] = (
+                        CounterMetricFamily(PREFIX + name, doc, labels=names)
+                        if kind == "counter"
+                        else GaugeMetricFamily(PREFIX + name, doc, labels=names)
+                    )
+                for values, value in samples:
+                    family.add_metric([stage, *values], value)
+        return list(merged.values())
 
 
-def render_metrics(stages: Sequence[StageSamples]) -> str:
-    """The Prometheus text exposition format (version 0.0.4), every sample labelled with its
-    stage when the worker has one (`railbird run` runs a tables and a site stage)."""
-    families: dict[str, tuple[str, list[str]]] = {}
-    for metrics in stages:
-        stage = f'stage="{metrics.stage}"' if metrics.stage else ""
-        for name, kind, samples in metrics.samples():
-            lines = families.setdefault(name, (kind, []))[1]
-            for labels, value in samples:
-                joined = ",".join(x for x in (stage, labels) if x)
-                if value is None:  # not known yet (a partition's lag before its first fetch)
-                    continue
-                lines.append(
-                    f"railbird_kafka_{name}{{{joined}}} {value}"
-                    if joined
-                    else f"railbird_kafka_{name} {value}"
-                )
-    out: list[str] = []
-    for name, (kind, lines) in families.items():
-        out.append(f"# HELP railbird_kafka_{name} {HELP.get(name, name.replace('_', ' '))}")
-        out.append(f"# TYPE railbird_kafka_{name} {kind}")
-        out.extend(lines)
-    return "\n".join(out) + "\n"
-
-
-def serve_metrics(
-    metrics: WorkerMetrics | Sequence[StageSamples], host: str, port: int
-) -> ThreadingHTTPServer:
-    """Start `/metrics` on a daemon thread; the caller shuts the server down."""
-    stages = [metrics] if isinstance(metrics, WorkerMetrics) else list(metrics)
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            if self.path.split("?")[0] != "/metrics":
-                self.send_error(404)
-                return
-            body = render_metrics(stages).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: object) -> None:
-            log.debug("metrics request: " + format, *args)  # noqa: G003
-
-    server = ThreadingHTTPServer((host, port), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, name="metrics", daemon=True).start()
+def serve_metrics(stages: Sequence[tuple[str, StageFamilies]], host: str, port: int) -> WSGIServer:
+    """Serve `/metrics` for `stages` ((stage name, families) pairs) on a daemon thread; the
+    caller shuts the server down."""
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(_StagesCollector(stages))
+    server, _thread = start_http_server(port, addr=host, registry=registry)
     return server
 
 

@@ -1,27 +1,28 @@
-"""What a Kafka worker sends out: flags and actions to their topics, bad records to the DLQ.
+"""What a stage sends out: flags, actions and offences to their topics, bad records to the DLQ,
+re-keyed records to the internal topics.
 
 Sent as soon as they are produced (latency); the producer is flushed, like the store write,
-before the offsets they derive from are committed (`kafka.commits`).
+before the offsets they derive from are committed (`kafka.checkpoint`).
 """
 
 from __future__ import annotations
 
 import logging
 import weakref
+from collections import Counter
 from collections.abc import Iterable
-from datetime import datetime
 
+from railbird.detectors.events import AnyEvent
 from railbird.detectors.text.redaction import redact
 from railbird.ingest.decode import Rejected
 from railbird.ingest.kafka.client_types import Producer
 from railbird.ingest.kafka.codec import (
-    MARK_KEY,
+    Headers,
     action_record,
     dead_letter_key,
     dead_letter_value,
     dlq_headers,
     flag_record,
-    mark_record,
     offence_record,
 )
 from railbird.ingest.kafka.merge import Pending
@@ -29,8 +30,10 @@ from railbird.ingest.kafka.partitions import KeyPartitions
 from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.ingest.sink import Sink
 from railbird.rules.actions import Action
-from railbird.rules.escalation import Raised
+from railbird.rules.escalation import Raised, place_of
 from railbird.rules.flags import Flag
+from railbird.rules.pipeline import medium_of
+from railbird.rules.policy import Offence
 
 log = logging.getLogger(__name__)
 
@@ -66,15 +69,16 @@ def send_outputs(
         send(topic, key=key, value=value, partition=choose(key))
 
 
-def send_marks(
-    settings: KafkaSettings, producer: Producer, marks: dict[str, datetime], partitions: int
+def send_routed(
+    producer: Producer,
+    topic: str,
+    partition: int,
+    key: bytes,
+    value: bytes,
+    headers: Headers,
 ) -> None:
-    """Each source's mark to every partition of the offences topic (`rules.escalation`)."""
-    topic = settings.offences_topic_name
-    for source, until in marks.items():
-        value = mark_record(source, until)
-        for partition in range(partitions):
-            producer.send(topic, key=MARK_KEY, value=value, partition=partition)
+    """A re-keyed record to the partition its key chose (`kafka.topology.partition_for`)."""
+    producer.send(topic, key=key, value=value, headers=headers, partition=partition)
 
 
 def _key_partitions(producer: Producer) -> KeyPartitions:
@@ -115,3 +119,20 @@ def send_dead_letter(
     if store is not None:  # redacted there, as in the chat log; the topic keeps the bytes
         raw = redact(data.decode("utf-8", "replace"))
         store.add_dead_letter(tp.topic, rejected.record.position, rejected.reason, raw)
+
+
+def offences_of(event: AnyEvent, flags: Iterable[Flag]) -> list[Raised]:
+    """Each flag's offence per player, with the event that raised it and its place among that
+    event's flags (`rules.escalation`), for the escalation stage."""
+    medium = medium_of(event)
+    seen: Counter[str] = Counter()
+    raised: list[Raised] = []
+    for flag in flags:
+        detector = flag.finding.detector
+        place = place_of(event.type, event.event_id, detector, seen[detector])
+        seen[detector] += 1
+        raised.extend(
+            Raised(Offence.of(flag, player, medium), event.time, place)
+            for player in flag.player_ids
+        )
+    return raised

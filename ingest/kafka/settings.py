@@ -18,12 +18,11 @@ class KafkaSettings(BaseSettings):
     bootstrap_servers: str = "127.0.0.1:9092"
     group_id: str = "railbird"
     client_id: str = "railbird"
-    # Which stages this process runs (see `kafka.stages`): "tables" (the table-scoped detectors,
-    # partitions shared by every worker of `group_id`), "site" (the site-scoped ones, every
-    # partition with one member of `<group_id>-site`, the others on standby), "escalation"
-    # (one ladder per player: the offences topic's partitions shared by `<group_id>-escalation`)
-    # or all three.
-    stage: Literal["all", "tables", "site", "escalation"] = "all"
+    # Which stages this process runs (`kafka.topology`): "tables" (the input topics, keyed by
+    # table: partitions shared by the members of `group_id`), "keyed" (the re-keyed internal
+    # topic: tournaments, texts, players; group `<group_id>-keyed`), "escalation" (one ladder
+    # per player: group `<group_id>-escalation`), or all three.
+    stage: Literal["all", "tables", "keyed", "escalation"] = "all"
 
     chat_topic: str = "chat.messages"
     table_topic: str = "poker.table-events"
@@ -36,6 +35,12 @@ class KafkaSettings(BaseSettings):
     # workers (as many partitions as the inputs) unless it exists.
     offences_topic: str = ""
     offences_retention_ms: int = Field(default=7 * 86400 * 1000, ge=3600 * 1000)
+    # Partitions of the re-keyed internal topic `<group_id>-keyed` (0: as many as the inputs):
+    # the keyed stage's parallelism (tournaments, bot-wave texts, players). Fixed once created.
+    keyed_partitions: int = Field(default=0, ge=0)
+    # How long the internal topics keep their records: a restart replays them from the state
+    # snapshot its commit names, so this must cover a snapshot interval with a wide margin.
+    internal_retention_ms: int = Field(default=86400 * 1000, ge=3600 * 1000)
 
     # How long a client waits for the first broker to answer before giving up at start.
     bootstrap_timeout_ms: int = Field(default=30000, ge=1)
@@ -51,35 +56,30 @@ class KafkaSettings(BaseSettings):
     poll_timeout_ms: int = Field(default=100, ge=0)
     # Buffered-but-unprocessed records per partition before fetching from it pauses.
     max_buffered_per_partition: int = Field(default=5000, ge=1)
-    # How long a record may wait for a lagging partition to catch up before it is processed
-    # anyway (the event-time merge). Live, caught-up partitions never make anything wait.
+    # How long a record may wait for a lagging input partition to catch up before it is
+    # processed anyway (the input topics' event-time merge). Live, caught-up partitions never
+    # make anything wait.
     max_merge_wait_ms: int = Field(default=5000, ge=0)
-    # The site stage's merge holds a live record this long while some partition is quiet, so
-    # records produced just before it on other partitions arrive first (see kafka.merge); the
-    # table stage's does not by default (latency: a table's records share a partition number).
-    # Two partitions' fetch answers differ by milliseconds (one request per broker, answered
-    # as soon as data is there; partitions of one broker come in the same answer), so 100 ms
-    # leaves a wide margin at real-time rates and keeps site flags within the latency target
-    # chat flags have; a replay far faster than real time needs a longer hold (the tests set
-    # one). A cluster whose brokers pause (GC) for longer than the hold should raise it.
-    site_merge_hold_ms: int = Field(default=100, ge=0)
+    # The table stage's own merge of a partition's three input topics holds a live record this
+    # long while one of them has nothing buffered (off by default, for latency: a table's
+    # records share a partition number and arrive together).
     merge_hold_ms: int = Field(default=0, ge=0)
-    # Event time replayed (outputs discarded) to rebuild detector state for a newly assigned
-    # partition. Should cover the longest detector memory that matters: minutes for the table
-    # stage's chat windows and hands; for the site stage, a tournament's sit-out and bounty
-    # history (their detectors keep a tournament 6-8 h after its last event), so a deploy that
-    # moves the site stage does not blind it for the rest of the day. The price: a site-stage
-    # takeover re-reads that much of the whole stream before its flags are live again (the
-    # table stage's are not delayed). The fallback: a partition with a state snapshot
-    # (`snapshot_interval_seconds`) replays only from the snapshot.
-    replay_window_seconds: float = Field(default=1800.0, ge=0)
-    site_replay_window_seconds: float = Field(default=8 * 3600.0, ge=0)
-    # Checkpointed detector state (`kafka.snapshots`): how often a stage writes its state to
-    # `<group_id>-<stage>-state`, so a restart or takeover restores it and replays only what
-    # came after (0: never; the replay windows above are then the only way back). A site-stage
-    # snapshot of a busy evening is ~2 MB and ~5 s of one core (docs/design-numbers.md).
-    snapshot_interval_seconds: float = Field(default=300.0, ge=0)
-    state_replication: int = Field(default=1, ge=1)  # the state topic's replication factor
+    # What a caught-up input partition promises downstream (`kafka.marks`): nothing more
+    # before the event time the worker had reached this long before its last fetch, so records
+    # produced just before it on other partitions are on the broker by then. Every re-keyed
+    # record (tournaments, texts, private messages' hands) and every action waits this long
+    # at least. Two partitions' fetch answers differ by milliseconds; a cluster whose brokers
+    # pause (GC) longer than this should raise it; a replay far faster than real time needs
+    # a longer one (the tests set one).
+    mark_hold_ms: int = Field(default=100, ge=0)
+    # How often a stage tells the stages downstream how far it has got (a mark record per
+    # downstream partition): the floor of every re-keyed record's latency.
+    mark_interval_ms: int = Field(default=20, ge=1)
+    # Checkpointed state (`kafka.snapshots`): how often a stage writes each task's state to
+    # `<group_id>-<stage>-state`; a restart or takeover restores the newest one its commit
+    # names and replays only what came after (a task with none writes one when it starts).
+    snapshot_interval_seconds: float = Field(default=300.0, gt=0)
+    state_replication: int = Field(default=1, ge=1)  # internal topics' replication factor
     session_timeout_ms: int = Field(default=10000, ge=6000)
     heartbeat_interval_ms: int = Field(default=1000, ge=100)
 
@@ -97,24 +97,31 @@ class KafkaSettings(BaseSettings):
     batch_bytes: int = Field(default=262144, ge=1024)
     compression: str = "auto"  # auto = lz4 when the lz4 package is installed, else none
 
-    @property
-    def site_group_id(self) -> str:
-        return f"{self.group_id}-site"
-
-    @property
-    def escalation_group_id(self) -> str:
-        return f"{self.group_id}-escalation"
+    def group_of(self, stage: str) -> str:
+        """The consumer group a stage's members share (the table stage's is `group_id`)."""
+        return self.group_id if stage == "tables" else f"{self.group_id}-{stage}"
 
     @property
     def offences_topic_name(self) -> str:
         return self.offences_topic or f"{self.group_id}-offences"
 
     @property
+    def keyed_topic(self) -> str:
+        """Records re-keyed by tournament, text or player for the keyed stage."""
+        return f"{self.group_id}-keyed"
+
+    @property
+    def hands_topic(self) -> str:
+        """Private messages re-keyed by the table of the hand they can sway (co-partitioned
+        with the inputs, read by the table stage)."""
+        return f"{self.group_id}-hands"
+
+    @property
     def input_topics(self) -> tuple[str, str, str]:
         return (self.chat_topic, self.table_topic, self.hand_topic)
 
     def state_topic(self, stage: str) -> str:
-        """Where a stage checkpoints its detector state (`kafka.snapshots`)."""
+        """Where a stage checkpoints its tasks' state (`kafka.snapshots`)."""
         return f"{self.group_id}-{stage}-state"
 
     def dlq_topic(self, topic: str) -> str:

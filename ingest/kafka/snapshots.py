@@ -1,20 +1,18 @@
-"""A stage's detector state checkpointed to a compacted topic, so a restart or a takeover
-resumes with the state `scan` would have, however long ago it was built.
+"""A stage's task state checkpointed to a compacted topic, so a restart or a takeover resumes
+with the state `scan` would have, however long ago it was built.
 
 How (the changelog idea of Kafka Streams and Quix Streams, with snapshots instead of one
 record per state change, because detector state is a few large objects, not many small ones):
-every `snapshot_interval_seconds` a stage writes its state (`Pipeline.snapshot`: the table
-stage one snapshot per partition number, of the tables routed there; the site stage one of
-everything) with the input offsets it covers, to `<group>-<stage>-state`. The offsets
-committed after it carry its id and those offsets in their metadata. A worker that takes a
-partition over (or restarts) loads the snapshot named there, restores it, and replays only
-the records between the snapshot and the commit, outputs discarded. The replay window of
-event time is the fallback for a partition with no snapshot yet.
+when a task starts without one, and then every `snapshot_interval_seconds`, the runtime writes
+each task's state (its pipelines, lanes and views: `kafka.runtime.Stage.snapshot`) with the
+offsets it covers to `<group>-<stage>-state`. The commits after it name it (`kafka.resume`). A
+worker that takes a task over (or restarts) loads the snapshot named there, restores it, and
+replays only the records between the snapshot and the commit, outputs discarded.
 
 Layout of the topic (one partition, compacted): a snapshot's bytes in chunks of `CHUNK_BYTES`
 keyed `<id>#<n>`, then its manifest keyed `<id>` (chunk count and offsets); ids are
-`<key>@<random>`, the key naming what it covers (`tables:3`, `site`). The manifest is sent
-after its chunks on the same partition, so a reader that sees it sees them.
+`<key>@<random>`, the key naming the task it covers (`tables:3`, `keyed:0`, `escalation:5`).
+The manifest is sent after its chunks on the same partition, so a reader that sees it sees them.
 """
 
 from __future__ import annotations
@@ -27,12 +25,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from kafka import KafkaAdminClient, KafkaConsumer
+from kafka import KafkaConsumer
 from kafka import TopicPartition as KafkaTopicPartition
-from kafka.admin import NewTopic
-from kafka.errors import KafkaError, TopicAlreadyExistsError
+from kafka.errors import KafkaError
 
 from railbird.ingest.kafka.client_types import Producer, SendResult, TopicPartition
+from railbird.ingest.kafka.clients import ensure_topic
 from railbird.ingest.kafka.settings import KafkaSettings
 
 log = logging.getLogger(__name__)
@@ -71,25 +69,7 @@ class SnapshotStore:
 
     def ensure_topic(self) -> None:
         """Create the state topic if it is missing (one partition, compacted)."""
-        admin = KafkaAdminClient(
-            bootstrap_servers=self.settings.bootstrap_list(), client_id=self.settings.client_id
-        )
-        try:
-            admin.create_topics(
-                [
-                    NewTopic(
-                        self.topic,
-                        num_partitions=1,
-                        replication_factor=self.settings.state_replication,
-                        topic_configs=TOPIC_CONFIG,
-                    )
-                ]
-            )
-            log.info("created state topic %s", self.topic)
-        except TopicAlreadyExistsError:
-            pass
-        finally:
-            admin.close()
+        ensure_topic(self.settings, self.topic, 1, TOPIC_CONFIG)
 
     def save(self, key: str, offsets: dict[TopicPartition, int], state: bytes) -> str:
         """Send one snapshot and wait until the broker has all of it (a commit must never name

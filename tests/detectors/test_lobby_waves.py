@@ -1,14 +1,14 @@
 """Bot waves off the tables: the same line from many senders in lobby or private chat.
 
-Table-less chat is keyed by its sender, so `lobby_waves` runs in the site stage (it sees
-every partition) and `repeated_messages` leaves those waves to it.
+What `lobby_waves` remembers is about the text (`keyed_by = "text"`), so the copies of one wave
+meet however a stream spreads their senders; `repeated_messages` keeps a table's waves.
 """
 
 from __future__ import annotations
 
 from railbird.detectors.chat.lobby_waves import LobbyWaves
 from railbird.detectors.chat.repeated_messages import RepeatedMessages
-from railbird.detectors.detector import Detector, detector_scope
+from railbird.detectors.detector import Detector, keying
 from railbird.detectors.events import ChatEvent
 from railbird.detectors.findings import Finding
 from railbird.detectors.state import TtlState
@@ -58,9 +58,13 @@ def test_table_chat_is_not_its_business_and_lobby_waves_are_not_repeated_message
     assert _run(LobbyWaves(), table) == []
     assert [f.evidence.kind for f in _run(RepeatedMessages(), table)] == ["bot_wave"]
     assert _run(RepeatedMessages(), lobby) == []
-    assert len(_run(RepeatedMessages(off_table_waves=True), lobby)) == 1
 
 
-def test_it_runs_in_the_site_stage() -> None:
-    assert detector_scope(LobbyWaves) == "site"
-    assert detector_scope(RepeatedMessages) == "table"
+def test_what_it_keeps_is_keyed_by_the_line_and_numbered_copies_share_it() -> None:
+    state = TtlState()
+    for event in [_lobby(f"{LINE} {i}", f"p-{i}", t=i) for i in range(2)]:
+        state.advance(event.time)
+        LobbyWaves().detect(event, state)
+    keys = [key for key, _, _ in state.live_entries()]
+    assert keys == [("freechipseverydayatthebestnewpokerbonussite", "lobby", "said")]
+    assert keying(LobbyWaves) == "text" and keying(RepeatedMessages) == "table"

@@ -1,4 +1,5 @@
-"""Kafka record shapes: the contract's keys, positions, DLQ headers, and the event-time merge."""
+"""Kafka record shapes: the contract's keys, positions, DLQ headers, re-keyed records and marks,
+commit notes, and the input topics' event-time merge."""
 
 from __future__ import annotations
 
@@ -11,25 +12,30 @@ import pytest
 from railbird.detectors.findings import Evidence, Finding
 from railbird.ingest.decode import RawRecord, Rejected, decode
 from railbird.ingest.kafka.codec import (
+    END,
+    HOLD,
+    LaneRecord,
+    LaneRecordError,
+    OffenceRecordError,
     action_record,
     dlq_headers,
     event_key,
     flag_record,
+    from_micros,
     header_dict,
+    lane_headers,
+    marks_record,
+    micros,
+    offence_marks_record,
     raw_record,
+    read_lane_record,
+    read_offence_record,
     read_seq,
     seq_header,
 )
 from railbird.ingest.kafka.merge import EventTimeMerge, pending
 from railbird.ingest.kafka.producer import route
-from railbird.ingest.kafka.progress import (
-    PartitionProgress,
-    ResumePlan,
-    RoutingIndex,
-    mark_spacing,
-    parse_replay,
-    parse_resume,
-)
+from railbird.ingest.kafka.resume import ResumeNote, parse_note
 from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.rules.actions import Action
 from railbird.rules.flags import Flag
@@ -228,50 +234,6 @@ def test_builders_time_matches_merge_key() -> None:
     assert pending(CHAT0, 0, event, None, seq=None, topic_rank=0).sort_key[0] == at(3)
 
 
-# ---- replay marks and the routing index ------------------------------------------------------
-
-
-def test_replay_offset_covers_the_window_before_the_commit() -> None:
-    progress = PartitionProgress(processed=0)
-    for offset, t in enumerate([0.0, 0.2, 1.5, 3.0, 3.1, 10.0]):  # seconds after T0
-        progress.mark(at(t), offset)
-        progress.processed = offset + 1
-    # Marks are one a second: offsets 0 (t=0), 2 (t=1.5), 3 (t=3.0), 5 (t=10).
-    assert progress.replay_from(at(2.0)) == 2  # at most a second early, never late
-    assert progress.commit_metadata(at(9.0)) == "replay=5"  # offset 4 (t=3.1) is too old
-    assert parse_replay(progress.commit_metadata(at(60.0))) == 6  # nothing in the window
-
-
-def test_a_long_replay_window_keeps_coarser_marks_and_replays_at_most_one_spacing_early() -> None:
-    """The site stage replays 8 h: one mark a second would be 28,800 a partition."""
-    assert mark_spacing(timedelta(minutes=30)) == timedelta(seconds=1)
-    every = mark_spacing(timedelta(hours=8))
-    assert every == timedelta(seconds=16)
-    progress = PartitionProgress(processed=0, mark_every=every)
-    for offset in range(8 * 3600):  # a record a second for 8 h
-        progress.mark(at(offset), offset)
-        progress.processed = offset + 1
-    assert len(progress.marks) == 8 * 3600 // 16
-    cutoff = at(5 * 3600 + 7)  # replay what is younger than this
-    start = progress.replay_from(cutoff)
-    assert start is not None and cutoff - every < at(start) <= cutoff
-
-
-@pytest.mark.parametrize("metadata", ["", "replay=", "replay=x", "other=3", None])
-def test_unreadable_replay_metadata_means_no_replay(metadata: str | None) -> None:
-    assert parse_replay(metadata) is None
-
-
-def test_routing_index_releases_tables_and_only_fully_lost_tournaments() -> None:
-    index = RoutingIndex()
-    index.note(chat("a", table="t-1", tournament="trn-1"), 0)
-    index.note(chat("b", table="t-2", tournament="trn-1"), 1)
-    index.note(chat("c", table=None, tournament=None, player="p-9", channel="lobby"), 0)
-    assert index.release({0}) == {"t-1", "p-9"}  # trn-1 still has a table on partition 1
-    assert index.release({1}) == {"t-2", "trn-1"}
-    assert index.release({0, 1}) == set()
-
-
 def test_a_holding_merge_keeps_a_fresh_record_while_another_partition_is_quiet() -> None:
     # The site stage: CHAT1 is caught up (as far as its last fetch knew) and empty, so a record
     # just fetched from CHAT0 waits `hold` for an earlier one to arrive on CHAT1.
@@ -298,12 +260,37 @@ def test_a_merge_without_hold_releases_at_once() -> None:
     assert _ids(merge.release([CHAT0, CHAT1], caught_up=lambda tp: True)) == ["chat0-0"]
 
 
-def test_commit_metadata_names_the_snapshot_and_the_offset_it_covers() -> None:
-    progress = PartitionProgress(processed=120)
-    progress.mark(at(0), 100)
-    progress.snapshot = ("tables:3@abc", 110)
-    plan = parse_resume(progress.commit_metadata(at(0)))
-    assert plan == ResumePlan(replay=100, snapshot_id="tables:3@abc", snapshot_from=110)
-    assert parse_resume("replay=7") == ResumePlan(replay=7)
-    assert parse_resume("replay=7;snapshot=x@1") == ResumePlan(replay=7)  # no offset: unused
-    assert parse_resume("garbage;;==") == ResumePlan()
+def test_a_commit_note_names_the_snapshot_the_lanes_progress_and_completion() -> None:
+    note = ResumeNote("tables:3@abc", {"h": (5, -1, 0, 3, 17, 0), "t": (9, 2, 1, 0, 4, 16)}, True)
+    assert parse_note(note.format()) == note
+    assert parse_note("snapshot=keyed:1@x") == ResumeNote("keyed:1@x")
+    # An older worker's metadata, or garbage: nothing usable, never an error.
+    assert parse_note("replay=7;snapshot=;lanes=h@1.2,zz;==") == ResumeNote()
+    assert parse_note(None) == ResumeNote()
+
+
+# ---- re-keyed records and marks ----------------------------------------------------------------
+
+
+def test_a_re_keyed_record_round_trips_with_its_lane_source_and_sort_key() -> None:
+    key = (micros(at(3)), 41, 2, 5, 1200, 16)
+    headers = lane_headers(b"p", b"tables:5", key, b"dealt")
+    found = read_lane_record(headers, b'{"player": "p-1"}')
+    assert found == LaneRecord("p", "tables:5", key, "dealt", b'{"player": "p-1"}')
+    assert from_micros(key[0]) == at(3)
+
+
+def test_marks_round_trip_and_anything_else_is_a_clear_error() -> None:
+    value, headers = marks_record({"tables:0": 17, "players:2": HOLD, "tables:1": END})
+    assert read_lane_record(headers, value) == {"tables:0": 17, "players:2": HOLD, "tables:1": END}
+    with pytest.raises(LaneRecordError, match="not a re-keyed record"):
+        read_lane_record([("rb-lane", b"t")], b"{}")  # no source, no key
+    with pytest.raises(LaneRecordError):
+        read_lane_record(headers, b"[1, 2]")
+
+
+def test_offence_marks_of_several_sources_travel_in_one_record() -> None:
+    value = offence_marks_record({"tables:0": at(1), "keyed:3": at(2)})
+    assert read_offence_record(value) == {"tables:0": at(1), "keyed:3": at(2)}
+    with pytest.raises(OffenceRecordError):
+        read_offence_record(b'{"marks": {"tables:0": "yesterday"}}')

@@ -17,7 +17,7 @@ from datetime import timedelta
 
 import pytest
 
-from railbird.detectors.detector import detector_scope
+from railbird.detectors.detector import keying
 from railbird.detectors.events import AnyEvent, event_from_dict
 from railbird.detectors.registry import build_detectors
 from railbird.rules.actions import Action
@@ -76,8 +76,8 @@ def _sent_by_source(events: list[AnyEvent]) -> dict[str, list[Sent]]:
     """What each source sends: its offences, each followed by a mark every few events."""
     detectors = build_detectors()
     stages = {
-        "table": Pipeline([d for d in detectors if detector_scope(d) == "table"], decide=False),
-        "site": Pipeline([d for d in detectors if detector_scope(d) == "site"], decide=False),
+        "table": Pipeline([d for d in detectors if keying(d) == "table"], decide=False),
+        "site": Pipeline([d for d in detectors if keying(d) != "table"], decide=False),
     }
     sent: dict[str, list[Sent]] = {}
     sources = [f"tables:{n}" for n in range(TABLE_PARTITIONS)] + ["site"]
