@@ -26,6 +26,7 @@ from railbird.api import (
 )
 from railbird.api import metrics as api_metrics
 from railbird.api.auth import KeyRing
+from railbird.api.chat_check_direct import ChatCheckDirect
 from railbird.api.chat_gate import ChatGate
 from railbird.api.console.config import ConsoleConfig
 from railbird.api.guards import RequestGuard
@@ -69,6 +70,8 @@ def create_app(
     app.state.engine = engine
     app.state.keyring = KeyRing(api_keys)
     app.state.policy = PolicyWatch(policy_path, every=0.0)
+    # Innermost: a well-formed chat check is answered without routing (`chat_check_direct`).
+    app.add_middleware(ChatCheckDirect, keyring=app.state.keyring)
     # Size and key checked before any body is read (`api.guards`).
     app.add_middleware(RequestGuard, keyring=app.state.keyring)
     gate = ChatGate(

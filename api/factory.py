@@ -16,6 +16,7 @@ from fastapi import FastAPI
 
 from railbird.api.app import create_app
 from railbird.api.console.config import ConsoleConfig
+from railbird.api.server_tuning import freeze_survivors, tune_server_process
 from railbird.api.settings import ApiSettings
 from railbird.store.database import make_engine
 
@@ -48,5 +49,8 @@ def app_from_environment() -> FastAPI:
         console_config=console,
         docs=settings.api_docs,
     )
+    # After the app's own startup (the restriction cache loaded): this process's settings.
+    app.state.chat_gate.restrictions.after_full_reload = freeze_survivors
+    app.router.add_event_handler("startup", tune_server_process)
     app.router.add_event_handler("shutdown", engine.dispose)
     return app

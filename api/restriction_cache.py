@@ -10,6 +10,14 @@ little late, or a writer whose clock is a little behind, is still seen; a full r
 Readers take one dict lookup; each player's restrictions are a tuple replaced whole, so a
 reader never sees one half-updated.
 
+The refresh runs beside the requests in one interpreter, so every millisecond it holds the
+interpreter lock is a millisecond a check may wait: after a mass ban of 5,000 bots each
+refresh of the overlap re-read and rebuilt all 5,000 (70-170 ms a second for five seconds),
+and the full reload of 50,000 took 0.7 s in one go (docs/benchmarks-api.md). So a refresh
+reads only ids and change times first and fetches whole rows only for what it has not merged
+yet, and every large read is done in pages with a pause between them, in which the requests
+run.
+
 Several server processes each keep their own cache, consistent within `refresh` seconds of a
 change; a change made through one process is in that process's cache at once (`note`).
 """
@@ -19,15 +27,16 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, and_, select
 
+from railbird.api.flag_queries import as_utc
 from railbird.api.restriction_store import (
     RESTRICTING,
     Restriction,
-    active_restrictions,
+    active_clause,
     restriction,
 )
 from railbird.store import schema
@@ -39,14 +48,28 @@ log = logging.getLogger(__name__)
 # re-reading them every refresh (60 s made each refresh re-read a whole minute of writes: 50,000
 # mutes written at once were re-read every second for a minute, docs/benchmarks-api.md).
 OVERLAP = timedelta(seconds=5)
+PAGE = 500  # rows read and merged between pauses
+PAUSE_SECONDS = 0.002  # the pause: long enough for the event loop to take the lock
 
 
 class RestrictionCache:
-    def __init__(self, engine: Engine, refresh: float = 1.0, full_every: float = 300.0) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        refresh: float = 1.0,
+        full_every: float = 300.0,
+        after_full_reload: Callable[[], None] | None = None,
+    ) -> None:
         self.engine = engine
         self.refresh = refresh
         self.full_every = full_every
+        # Called (on the refresh thread) after each full reload: a server freezes what it
+        # just built out of the collector's sight (`api.server_tuning`).
+        self.after_full_reload = after_full_reload
         self._by_player: dict[str, tuple[Restriction, ...]] = {}
+        # action id -> change time of each row merged in the last few refreshes, so the rows
+        # an overlapping read finds again are skipped before they are fetched whole.
+        self._merged: dict[str, datetime] = {}
         # When the last successful read began (this process's clock): the next one reads the
         # rows written since, less `OVERLAP`.
         self._read_from: datetime | None = None
@@ -121,29 +144,75 @@ class RestrictionCache:
             self.refresh_now()
 
     def _full_reload(self, now: datetime) -> None:
+        """Every restriction in force, read in pages of `PAGE` by action id with a pause
+        between pages, then swapped in whole."""
         started = time.monotonic()
+        a = schema.actions.c
         by_player: dict[str, list[Restriction]] = {}
-        for r in active_restrictions(self.engine, now):
-            by_player.setdefault(r.player_id, []).append(r)
+        after = ""
+        while True:
+            query = (
+                select(schema.actions)
+                .where(active_clause(now), a.action_id > after)
+                .order_by(a.action_id)
+                .limit(PAGE)
+            )
+            with self.engine.connect() as conn:
+                page = [restriction(row) for row in conn.execute(query)]
+            for r in page:
+                by_player.setdefault(r.player_id, []).append(r)
+            if len(page) < PAGE:
+                break
+            after = page[-1].action_id
+            time.sleep(PAUSE_SECONDS)
         self._by_player = {player: tuple(rs) for player, rs in by_player.items()}
+        self._merged = {}
         self._read_from = now
         self._full_at = time.monotonic()
         log.info(
             "restriction cache: full reload of %d in %.3f s", len(self), time.monotonic() - started
         )
+        if self.after_full_reload is not None:
+            self.after_full_reload()
 
     def _incremental(self, now: datetime) -> None:
+        """The rows changed since the last read (less `OVERLAP`): their ids and change times
+        first, then, in pages, the whole rows of those not merged yet at that change time."""
         since = self._read_from
         assert since is not None
         a = schema.actions.c
+        window = a.changed_at >= since - OVERLAP
+        with self.engine.connect() as conn:
+            seen = conn.execute(
+                select(a.action_id, a.changed_at).where(a.kind.in_(RESTRICTING), window)
+            ).all()
+        merged = self._merged
+        wanted = [
+            action_id
+            for action_id, changed_at in seen
+            if changed_at is None or merged.get(action_id) != as_utc(changed_at)
+        ]
+        for start in range(0, len(wanted), PAGE):
+            if start:
+                time.sleep(PAUSE_SECONDS)
+            self._fetch_and_merge(wanted[start : start + PAGE], now)
+        # Forget what no later read can find again.
+        horizon = now - 2 * OVERLAP
+        if len(merged) > 2 * PAGE or wanted:
+            self._merged = {k: v for k, v in merged.items() if v >= horizon}
+        self._read_from = now
+
+    def _fetch_and_merge(self, action_ids: Sequence[str], now: datetime) -> None:
+        a = schema.actions.c
         query = select(schema.actions).where(
-            a.kind.in_(RESTRICTING), a.changed_at >= since - OVERLAP
+            and_(a.kind.in_(RESTRICTING), a.action_id.in_(list(action_ids)))
         )
         with self.engine.connect() as conn:
             changed = [restriction(row) for row in conn.execute(query)]
-        if changed:
-            self._merge(changed, now)
-        self._read_from = now
+        self._merge(changed, now)
+        for r in changed:
+            if r.changed_at is not None:
+                self._merged[r.action_id] = r.changed_at
 
     def _merge(self, changed: Iterable[Restriction], now: datetime) -> None:
         by_player = self._by_player

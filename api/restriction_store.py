@@ -65,20 +65,14 @@ def restriction(row: Any) -> Restriction:
     )
 
 
-def _active_clause(now: datetime) -> Any:
+def active_clause(now: datetime) -> Any:
+    """In force at `now`: a restricting kind, not lifted, not expired."""
     a = schema.actions.c
     return and_(
         a.kind.in_(RESTRICTING),
         a.lifted_at.is_(None),
         or_(a.expires_at.is_(None), a.expires_at > now),
     )
-
-
-def active_restrictions(engine: Engine, now: datetime) -> list[Restriction]:
-    """Every restriction in force at `now`, for all players: what the chat gate reloads."""
-    query = select(schema.actions).where(_active_clause(now))
-    with engine.connect() as conn:
-        return [restriction(r) for r in conn.execute(query)]
 
 
 def player_restrictions(
@@ -88,7 +82,7 @@ def player_restrictions(
     a = schema.actions.c
     query = select(schema.actions).where(a.player_id == player_id, a.kind.in_(RESTRICTING))
     if active_only:
-        query = query.where(_active_clause(now))
+        query = query.where(active_clause(now))
     with engine.connect() as conn:
         return [restriction(r) for r in conn.execute(query.order_by(a.ts.desc()))]
 
@@ -178,7 +172,7 @@ def lift_restriction(
     with engine.begin() as conn:
         lifted = conn.execute(
             update(schema.actions)
-            .where(a.action_id == action_id, _active_clause(now))
+            .where(a.action_id == action_id, active_clause(now))
             .values(lifted_at=now, lifted_by=actor, changed_at=now)
         ).rowcount
         if not lifted:

@@ -35,7 +35,12 @@ async def check(request: Request, body: ChatCheckIn, _: ChatService) -> ChatChec
     listed in `failed_detectors`: the decision was made without them. Role: `chat_service`
     (or `admin`).
     """
-    started = time.perf_counter()
+    return answer(request.app.state.chat_gate, body, time.perf_counter())
+
+
+def answer(gate: ChatGate, body: ChatCheckIn, started: float) -> ChatCheckOut:
+    """The check itself, for the route and for `chat_check_direct` (the same answer on both
+    paths); `started` is when the request arrived (`time.perf_counter()`)."""
     now = datetime.now(UTC)
     message = ChatEvent(
         type="chat",
@@ -51,8 +56,7 @@ async def check(request: Request, body: ChatCheckIn, _: ChatService) -> ChatChec
         kind=body.kind,
         text=body.text,
     )
-    gate: ChatGate = request.app.state.chat_gate
-    verdict = gate.check(message, body.hand_id, body.sender_status)
+    verdict = gate.check(message, body.hand_id, body.sender_status, now=now)
     return ChatCheckOut(
         decision=verdict.decision,
         release=verdict.release,

@@ -18,6 +18,7 @@ Held-out seeds by default (the in-hand reader was tuned on seeds 1-2).
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import sys
 import tempfile
@@ -36,6 +37,9 @@ from railbird.sim.run import simulate
 from railbird.store.database import make_engine, migrate
 
 REPO = Path(__file__).resolve().parents[1]
+# Chat from another game (Dota 2 match chat, CONDA): talk the simulator never writes, with its
+# own counts, times and short commands; rows labelled O (no toxicity).
+FOREIGN_CHAT = Path("/work/shared/data/conda_train.csv")
 HEADER = (
     "| seed | messages | in-hand truths | held or blocked | share | by kind | other messages "
     "during hands | held | share held | blocked (chat rules) | held with no hand in play |\n"
@@ -196,6 +200,36 @@ def _one(
         result.false_holds.append(f"{message.message_id} ({why}): {said}")
 
 
+def foreign_chat_holds(path: Path, limit: int) -> dict[str, Any]:
+    """Another game's non-toxic match chat, each line sent during a hand by a sender of each
+    status: the share held (what the simulator's small talk cannot show)."""
+    with path.open(encoding="utf-8") as handle:
+        lines = [row["text"] for row in csv.DictReader(handle) if row["label"] == "O"]
+    lines = list(dict.fromkeys(t for t in lines if t.strip()))[:limit]
+    held: dict[str, int] = {}
+    examples: dict[str, list[str]] = {}
+    with tempfile.TemporaryDirectory(prefix="check-replay-") as tmp:
+        engine = make_engine(f"sqlite:///{Path(tmp) / 'empty.db'}")
+        migrate(engine)
+        for status in ("playing", "folded", "all_in", "not_dealt"):
+            gate = ChatGate(engine, build_detectors())  # no spam memory across statuses
+            count = 0
+            for n, text in enumerate(lines):
+                message = event_from_dict(
+                    {"type": "chat", "message_id": f"c-{n}", "ts": "2026-12-01T20:00:00Z",
+                     "player_id": f"p-{n}", "channel": "table", "table_id": f"t-{n}",
+                     "kind": "text", "text": text}
+                )  # fmt: skip
+                assert isinstance(message, ChatEvent)
+                if gate.check(message, "h-1", status, now=message.ts).decision == "hold":
+                    count += 1
+                    examples.setdefault(status, []).append(text)
+            held[status] = count
+            gate.stop()
+        engine.dispose()
+    return {"lines": len(lines), "held": held, "examples": {k: v[:8] for k, v in examples.items()}}
+
+
 def _share(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
@@ -226,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tournaments", type=int, default=2)
     parser.add_argument("--hours", type=float, default=3.0)
     parser.add_argument("--show", type=int, default=0, help="print this many misses and holds")
+    parser.add_argument("--foreign", type=int, default=10000, help="CONDA lines (0: none)")
     parser.add_argument("--out", type=Path, default=REPO / "var" / "benchmarks-check-replay.md")
     args = parser.parse_args(argv)
     machine = describe_machine()
@@ -236,6 +271,17 @@ def main(argv: list[str] | None = None) -> int:
             print(line)
         days.append(summary(day))
         print(json.dumps(days[-1]), flush=True)
+    foreign = ""
+    if args.foreign and FOREIGN_CHAT.exists():
+        found = foreign_chat_holds(FOREIGN_CHAT, args.foreign)
+        print(json.dumps(found), flush=True)
+        shares = ", ".join(
+            f"{status} {n} ({n / found['lines']:.4f})" for status, n in found["held"].items()
+        )
+        foreign = (
+            f"\nAnother game's chat (CONDA, Dota 2 match chat, {found['lines']:,} distinct "
+            f"non-toxic lines) sent during a hand, held by sender status: {shares}.\n"
+        )
     positives = sum(d["in_hand_truths"] for d in days)
     stopped = sum(d["held_or_blocked"] for d in days)
     others = sum(d["other_during_hands"] for d in days)
@@ -262,7 +308,7 @@ the day implies (see `bench/check_replay.py`). Targets: in-hand influence held o
 {rows}
 | **all** | | {positives} | {stopped} | **{_share(stopped, positives)}** | | {others:,} | {held} | \
 **{_share(held, others)}** | | |
-"""
+{foreign}"""
     write_report(args.out, report)
     print(report)
     return 0

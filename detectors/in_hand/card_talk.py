@@ -250,9 +250,9 @@ def _mentions(text: str) -> tuple[list[CardMention], list[CardMention], bool]:
 
     for pattern in (_TWO_CARDS, _TWO_CARDS_LOWER):
         for m in pattern.finditer(text):
-            if m.group(0).lower() in {"asks", "ahas"}:
-                continue
             a, b = m.group(1), m.group(2)
+            if m.group(0).lower() in {"asks", "ahas"} or a.lower() == b.lower():
+                continue  # words, or one card twice ("ahah" is a laugh)
             cards = (a[0].upper() + a[1], b[0].upper() + b[1])
             add(m.span(), CardMention(m.group(0), _sorted_ranks(a[0], b[0]), cards))
     for m in _POCKET.finditer(text):

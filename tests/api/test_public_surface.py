@@ -93,6 +93,7 @@ JSON_ROUTES = [
     ("/v1/restrictions", "analyst", {"player_id": "p-1", "kind": "mute_chat", "reason": "abc"}),
     ("/v1/restrictions/a-1/lift", "analyst", {"reason": "appeal"}),
     ("/v1/flags/f-1/review", "analyst", {"decision": "confirm", "note": "ok!", "version": 0}),
+    ("/v1/reports", "reports", {"reporter_id": "p-1", "reported_id": "p-2", "reason": "spam"}),
 ]
 
 

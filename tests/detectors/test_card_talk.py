@@ -50,6 +50,7 @@ def test_names_cards(text: str, ranks: tuple[str, ...], cards: tuple[str, ...]) 
         "gg all",
         "2 outer wow",
         "sit at 9",
+        "ahah",
     ],
 )
 def test_counts_times_and_social_chat_name_no_cards(text: str) -> None:
