@@ -1,7 +1,7 @@
 """Watches hands in play and the talk during them: what both in-hand influence detectors share.
 
 The detectors (`in_hand_influence` for table chat, `in_hand_private` for private messages) are
-this watch with a name, a scope and the channels they read.
+this watch with a name, a keying and the channels they read.
 
 House policy: influencing a hand in play or its participants by discussion, emoji or SnapCam is
 prohibited, whoever does it (a player at the table, a folded player, a railbird watching, or
@@ -22,12 +22,13 @@ Talk in the first `grace` of a hand is treated as the tail of the previous hand 
 sent as the next hand is dealt) and waits for the retrospective, which checks it against the
 speaker's previous holding.
 
-Two detectors, one per Kafka stage (`ingest.kafka.stages`): table chat, table events and hand
-histories are all keyed by table, so `in_hand_influence` is table-scoped and its live flags, the
-most urgent of all, leave with the table stage's latency. A private message is keyed by its
+Two detectors, one per keying (`ingest.kafka.topology`): table chat, table events and hand
+histories are all keyed by table, so `in_hand_influence` is keyed by table and its live flags,
+the most urgent of all, leave with the table stage's latency. A private message is keyed by its
 sender, so the recipient's hand lives on another partition: `in_hand_private`, the same watch
-for the private channel only, runs site-scoped, where every partition meets. Offline (`scan`,
-one process) both run over the same events and together flag what one would.
+for the private channel only, is keyed by hand, where a stream joins each private message to
+its recipient's table. Offline (`scan`, one process) both run over the same events and together
+flag what one would.
 """
 
 from __future__ import annotations
@@ -64,8 +65,7 @@ class HandWatch:
     """The hands in play and their messages, turned into findings by the verdicts."""
 
     name: ClassVar[str]
-    # The chat channels read; "private" needs the player -> hand index below and so every
-    # table's hands (site scope).
+    # The chat channels read; "private" needs the player -> hand index below (keyed by hand).
     channels: ClassVar[frozenset[str]]
     grace: timedelta = timedelta(seconds=4)
     hand_ttl: timedelta = timedelta(hours=3)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from railbird.detectors.detector import detector_scope
+from railbird.detectors.detector import keying
 from railbird.detectors.events import AnyEvent, ChatEvent
 from railbird.detectors.in_hand.before_delivery import judge_before_delivery
 from railbird.detectors.in_hand.in_hand_influence import InHandInfluence
@@ -254,8 +254,8 @@ def test_post_hand_talk_about_previous_hand_in_next_hand_grace_is_not_flagged() 
 
 
 def test_table_chat_and_private_messages_are_read_by_the_detector_of_their_kafka_stage() -> None:
-    """Table chat is keyed like its hand (table stage, no merge hold); a private message is
-    keyed by its sender, so the recipient's hand needs the site stage."""
+    """Table chat is keyed like its hand (the table stage); a private message is keyed by its
+    sender, so the recipient's hand needs the hand keying (joined to the recipient's table)."""
     h = hand_events()
     table_talk = chat("folded 77 lol", t=25, player="p-cat", message_id="m-t")
     private = cat_tells_bob_anns_cards("m-p")
@@ -269,8 +269,8 @@ def test_table_chat_and_private_messages_are_read_by_the_detector_of_their_kafka
         "in_hand_influence": {(("m-t",), "high"), (("m-t",), "critical")},
         "in_hand_private": {(("m-p",), "high"), (("m-p",), "critical")},
     }
-    assert detector_scope(InHandInfluence()) == "table"
-    assert detector_scope(PrivateInHandInfluence()) == "site"
+    assert keying(InHandInfluence()) == "table"
+    assert keying(PrivateInHandInfluence()) == "hand"
 
 
 def test_a_message_sent_after_the_hand_ended_is_never_upgraded_even_if_read_before_its_end() -> (
