@@ -89,5 +89,15 @@ bench-console: install
 bench-store: install
 	$(BIN)/python -m bench.store_rows
 
+.PHONY: bench-check-replay bench-in-hand
+# The chat check with hand context over simulated days (held-out seeds): in-hand influence
+# held or blocked, other talk during hands held (docs/benchmarks-check-replay.md).
+bench-check-replay: install
+	$(BIN)/python -m bench.check_replay --out docs/benchmarks-check-replay.md
+
+# in_hand_influence on simulated days (held-out seeds) and the PHH hands (docs/quality-in-hand.md).
+bench-in-hand: install
+	$(BIN)/python -m bench.in_hand_eval --seeds 11 12 13 --players 500 --tournaments 2 --hours 3
+
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache var
