@@ -22,7 +22,7 @@ from bench.machine import describe_machine
 from railbird.detectors.events import ChatEvent
 from railbird.detectors.ml import ml_scorer
 from railbird.detectors.ml.ml_scorer import MlScorer, _model_at
-from railbird.detectors.ml.multilingual_features import _word_cache
+from railbird.detectors.ml.multilingual_features import forget_words
 from railbird.detectors.ml.multilingual_model import multilingual_model_at
 from railbird.detectors.ml.multilingual_training import load_rows
 from railbird.detectors.state import TtlState
@@ -73,7 +73,7 @@ def multilingual(rounds: int) -> None:
         for _ in range(rounds):
             if cold:
                 model.forget_words()
-                _word_cache.clear()
+                forget_words()
             started = time.perf_counter()
             for language, texts in by_language.items():
                 model.probabilities_batch(texts, language)

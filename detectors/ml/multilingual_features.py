@@ -96,6 +96,11 @@ def word_buckets(raw: str, language: str) -> tuple[int, ...]:
     return result
 
 
+def forget_words() -> None:
+    """Drop the words hashed so far (benchmarks of first sightings)."""
+    _word_cache.clear()
+
+
 def message_buckets(words: list[str], language: str) -> list[int]:
     """Every bucket of a message's words, repeats kept (counts). Word pairs were tried
     (`docs/model-card.md`) and left out."""
