@@ -30,9 +30,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Engine, and_, select
+from sqlalchemy import Engine, String, and_, select, type_coerce
 
-from railbird.api.flag_queries import as_utc
 from railbird.api.restriction_store import (
     RESTRICTING,
     Restriction,
@@ -48,8 +47,8 @@ log = logging.getLogger(__name__)
 # re-reading them every refresh (60 s made each refresh re-read a whole minute of writes: 50,000
 # mutes written at once were re-read every second for a minute, docs/benchmarks-api.md).
 OVERLAP = timedelta(seconds=5)
-PAGE = 500  # rows read and merged between pauses
-PAUSE_SECONDS = 0.002  # the pause: long enough for the event loop to take the lock
+PAGE = 250  # rows read and merged between pauses (a few milliseconds of work)
+PAUSE_SECONDS = 0.005  # the pause: the requests waiting meanwhile run
 
 
 class RestrictionCache:
@@ -67,9 +66,9 @@ class RestrictionCache:
         # just built out of the collector's sight (`api.server_tuning`).
         self.after_full_reload = after_full_reload
         self._by_player: dict[str, tuple[Restriction, ...]] = {}
-        # action id -> change time of each row merged in the last few refreshes, so the rows
-        # an overlapping read finds again are skipped before they are fetched whole.
-        self._merged: dict[str, datetime] = {}
+        # action id -> change time (as the driver gives it) of each row the last read merged,
+        # so the rows an overlapping read finds again are skipped before they are fetched.
+        self._merged: dict[str, object] = {}
         # When the last successful read began (this process's clock): the next one reads the
         # rows written since, less `OVERLAP`.
         self._read_from: datetime | None = None
@@ -177,29 +176,30 @@ class RestrictionCache:
 
     def _incremental(self, now: datetime) -> None:
         """The rows changed since the last read (less `OVERLAP`): their ids and change times
-        first, then, in pages, the whole rows of those not merged yet at that change time."""
+        first, as the driver gives them (no conversion: five seconds of a mass ban are found
+        again by every read of the overlap), then, in pages, the whole rows of those not
+        merged yet at that change time."""
         since = self._read_from
         assert since is not None
         a = schema.actions.c
-        window = a.changed_at >= since - OVERLAP
+        raw_changed_at = type_coerce(a.changed_at, String)
         with self.engine.connect() as conn:
             seen = conn.execute(
-                select(a.action_id, a.changed_at).where(a.kind.in_(RESTRICTING), window)
+                select(a.action_id, raw_changed_at).where(
+                    a.kind.in_(RESTRICTING), a.changed_at >= since - OVERLAP
+                )
             ).all()
         merged = self._merged
-        wanted = [
-            action_id
-            for action_id, changed_at in seen
-            if changed_at is None or merged.get(action_id) != as_utc(changed_at)
-        ]
+        wanted = [(action_id, stamp) for action_id, stamp in seen if merged.get(action_id) != stamp]
         for start in range(0, len(wanted), PAGE):
             if start:
                 time.sleep(PAUSE_SECONDS)
-            self._fetch_and_merge(wanted[start : start + PAGE], now)
-        # Forget what no later read can find again.
-        horizon = now - 2 * OVERLAP
-        if len(merged) > 2 * PAGE or wanted:
-            self._merged = {k: v for k, v in merged.items() if v >= horizon}
+            page = wanted[start : start + PAGE]
+            self._fetch_and_merge([action_id for action_id, _ in page], now)
+            merged.update(page)
+        # Forget what no later read of the overlap can find again: the ids seen this time.
+        if len(merged) > len(seen):
+            self._merged = {action_id: merged[action_id] for action_id, _ in seen}
         self._read_from = now
 
     def _fetch_and_merge(self, action_ids: Sequence[str], now: datetime) -> None:
@@ -210,9 +210,6 @@ class RestrictionCache:
         with self.engine.connect() as conn:
             changed = [restriction(row) for row in conn.execute(query)]
         self._merge(changed, now)
-        for r in changed:
-            if r.changed_at is not None:
-                self._merged[r.action_id] = r.changed_at
 
     def _merge(self, changed: Iterable[Restriction], now: datetime) -> None:
         by_player = self._by_player

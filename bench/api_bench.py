@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -29,11 +30,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -50,8 +50,8 @@ WARMUP_SECONDS = 2.0
 ROUNDS = 5
 BURST_SECONDS = 60.0
 HEADER = (
-    "| restrictions | processes | offered/s | phase | rounds | answered/s | p50 ms | p99 ms "
-    "| p99.9 ms | max ms | errors |\n|---|---|---|---|---|---|---|---|---|---|---|"
+    "| server | restrictions | processes | offered/s | phase | rounds | answered/s | p50 ms "
+    "| p99 ms | p99.9 ms | max ms | errors |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
 )  # "the minute after" a burst of new restrictions
 TEXTS = (
     "gl all",
@@ -81,6 +81,7 @@ class Result:
     achieved: float
     phase: str = "steady"  # steady | after burst
     rounds: int = 1
+    server: str = "this checkout"
 
 
 def median_of(rounds: list[Result]) -> Result:
@@ -99,6 +100,7 @@ def median_of(rounds: list[Result]) -> Result:
         achieved=statistics.median(r.achieved for r in rounds),
         phase=first.phase,
         rounds=len(rounds),
+        server=first.server,
     )
 
 
@@ -231,8 +233,9 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 @contextmanager
-def serving(url: str, workers: int) -> Iterator[int]:
-    """`railbird serve` over `url` with the bench's chat-service key; yields its port."""
+def serving(url: str, workers: int, code: Path | None = None) -> Iterator[int]:
+    """`railbird serve` over `url` with the bench's chat-service key; yields its port. `code`:
+    another checkout whose railbird the server runs (a baseline), else this one."""
     port = _free_port()
     env = {
         **os.environ,
@@ -240,6 +243,8 @@ def serving(url: str, workers: int) -> Iterator[int]:
         "RAILBIRD_API_KEYS": json.dumps({KEY: "chat_service"}),
         "RAILBIRD_PORT": str(port),
     }
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
     server = subprocess.Popen(
         [str(REPO / ".venv" / "bin" / "railbird"), "serve", "--workers", str(workers)],
         env=env,
@@ -304,37 +309,77 @@ def measure(
     rounds: int = ROUNDS,
     burst: int = 0,
     burst_rounds: int = 0,
+    servers: dict[str, Path | None] | None = None,
 ) -> list[Result]:
-    """Per rate: the median of `rounds` steady rounds; then, if `burst`, the median of
-    `burst_rounds` rounds of `BURST_SECONDS`, each starting as `burst` new restrictions are
-    written in one transaction (every burst names new players, so the store grows)."""
-    results = []
-    with serving(url, workers) as port:
+    """Per rate and server: the median of `rounds` steady rounds; then, if `burst`, the median
+    of `burst_rounds` rounds of `BURST_SECONDS`, each starting as `burst` new restrictions are
+    written in one transaction by another process (every burst names new players, so the
+    store grows). Each round starts its own server after a warm-up; with several `servers`
+    (label -> checkout, None: this one) their rounds alternate, so both see the same noise."""
+    servers = servers or {"this checkout": None}
+    results: list[Result] = []
+    bursts = 0
+    for rate in rates:
+        steady: dict[str, list[Result]] = {label: [] for label in servers}
+        after: dict[str, list[Result]] = {label: [] for label in servers}
+        for _ in range(rounds):
+            for label, code in servers.items():
+                steady[label].append(
+                    _round(url, restrictions, workers, rate, seconds, code, label, "steady")
+                )
+        for _ in range(burst_rounds if burst else 0):
+            for label, code in servers.items():
+                first = restrictions + bursts * burst
+                bursts += 1
+                after[label].append(
+                    _round(url, restrictions, workers, rate, BURST_SECONDS, code, label,
+                           f"after {burst:,} added", (burst, first))
+                )  # fmt: skip
+        for label in servers:
+            results.append(median_of(steady[label]))
+            if after[label]:
+                results.append(median_of(after[label]))
+    return results
+
+
+def _round(
+    url: str,
+    restrictions: int,
+    workers: int,
+    rate: float,
+    seconds: float,
+    code: Path | None,
+    label: str,
+    phase: str,
+    burst: tuple[int, int] | None = None,
+) -> Result:
+    """One round on a fresh server; with `burst` (count, first player number), the mass ban
+    is written by another process as the load starts (a writer thread here would take the
+    generator's interpreter lock and charge its own stall to the server)."""
+    with serving(url, workers, code) as port:
         requests = _requests(port, restrictions)
         _run(_load(port, requests, 200.0, WARMUP_SECONDS))  # warm-up: caches, connections
-        for rate in rates:
-            steady = [
-                load_once(port, requests, restrictions, workers, rate, seconds)
-                for _ in range(rounds)
-            ]
-            results.append(median_of(steady))
-            if not burst:
-                continue
-            after = []
-            for n in range(burst_rounds):
-                first = restrictions + (len(results) * burst_rounds + n) * burst
-                writer = threading.Thread(target=fill, args=(url, burst), kwargs={
-                    "first": first, "chunk": burst})  # fmt: skip
-                writer.start()  # the load starts as the mass ban is written
-                after.append(
-                    load_once(
-                        port, requests, restrictions, workers, rate, BURST_SECONDS,
-                        phase=f"after {burst:,} added",
-                    )
-                )  # fmt: skip
-                writer.join()
-            results.append(median_of(after))
-    return results
+        writer = None
+        if burst is not None:
+            count, first = burst
+            writer = multiprocessing.get_context("spawn").Process(
+                target=fill, args=(url, count), kwargs={"first": first, "chunk": count}
+            )
+            writer.start()
+        result = load_once(port, requests, restrictions, workers, rate, seconds, phase=phase)
+        if writer is not None:
+            writer.join()
+    return replace(result, server=label)
+
+
+def _commit(checkout: Path) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout.strip() or str(checkout)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -346,11 +391,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=ROUNDS, help="steady rounds per cell")
     parser.add_argument("--burst", type=int, default=5000, help="0: no burst rounds")
     parser.add_argument("--burst-rounds", type=int, default=3)
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="another checkout (e.g. a git worktree of an earlier commit) whose server is "
+        "measured in alternating rounds beside this one's",
+    )
     parser.add_argument("--out", type=Path, default=REPO / "var" / "benchmarks-api.md")
     args = parser.parse_args(argv)
     machine = describe_machine()
     load_average = os.getloadavg()[0]
     results: list[Result] = []
+    servers: dict[str, Path | None] = {"this checkout": None}
+    if args.baseline is not None:
+        servers = {f"baseline ({_commit(args.baseline)})": args.baseline, **servers}
     with tempfile.TemporaryDirectory(prefix="api-bench-") as tmp:
         for restrictions in args.restrictions:
             url = f"sqlite:///{Path(tmp) / f'r{restrictions}.db'}"
@@ -358,11 +412,11 @@ def main(argv: list[str] | None = None) -> int:
             for workers in args.workers:
                 results += measure(
                     url, restrictions, workers, args.rates, args.seconds, args.rounds,
-                    args.burst, args.burst_rounds,
+                    args.burst, args.burst_rounds, servers,
                 )  # fmt: skip
     rows = "\n".join(
-        f"| {r.restrictions:,} | {r.workers} | {r.rate:,.0f} | {r.phase} | {r.rounds} | "
-        f"{r.achieved:,.0f} | {r.p50_ms:.2f} | {r.p99_ms:.2f} | {r.p999_ms:.2f} | "
+        f"| {r.server} | {r.restrictions:,} | {r.workers} | {r.rate:,.0f} | {r.phase} | "
+        f"{r.rounds} | {r.achieved:,.0f} | {r.p50_ms:.2f} | {r.p99_ms:.2f} | {r.p999_ms:.2f} | "
         f"{r.max_ms:.1f} | {r.errors} of {r.sent:,} |"
         for r in results
     )
