@@ -70,7 +70,7 @@ def run_day(seed: int, players: int, tournaments: int, hours: float) -> DayScore
         hours=hours,
         players_per_tournament=players,
     )
-    pipeline = Pipeline(build_detectors(only={"in_hand_influence", "in_hand_private"}))
+    pipeline = Pipeline(build_detectors(only={"in_hand_influence"}))
     score = DayScore(seed)
     began = time.perf_counter()
     for kind, record in simulate(cfg):

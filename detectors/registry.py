@@ -28,7 +28,6 @@ from railbird.detectors.collusion.coordinated_sit_out import CoordinatedSitOut
 from railbird.detectors.collusion.soft_play import SoftPlay
 from railbird.detectors.detector import Detector
 from railbird.detectors.in_hand.in_hand_influence import InHandInfluence
-from railbird.detectors.in_hand.in_hand_private import PrivateInHandInfluence
 from railbird.detectors.ml.ml_scorer import MlScorer
 
 DETECTOR_TYPES: tuple[type[Detector], ...] = (
@@ -48,7 +47,6 @@ DETECTOR_TYPES: tuple[type[Detector], ...] = (
     PersonalInfo,
     MlScorer,
     InHandInfluence,
-    PrivateInHandInfluence,
     ChipDumping,
     SoftPlay,
     LeaveRefusal,

@@ -1,7 +1,6 @@
-"""Watches hands in play and the talk during them: what both in-hand influence detectors share.
+"""Watches hands in play and the talk during them: the in-hand influence detector's work.
 
-The detectors (`in_hand_influence` for table chat, `in_hand_private` for private messages) are
-this watch with a name, a keying and the channels they read.
+`in_hand_influence` is this watch with its name, keying and the channels it reads.
 
 House policy: influencing a hand in play or its participants by discussion, emoji or SnapCam is
 prohibited, whoever does it (a player at the table, a folded player, a railbird watching, or
@@ -22,13 +21,10 @@ Talk in the first `grace` of a hand is treated as the tail of the previous hand 
 sent as the next hand is dealt) and waits for the retrospective, which checks it against the
 speaker's previous holding.
 
-Two detectors, one per keying (`ingest.kafka.topology`): table chat, table events and hand
-histories are all keyed by table, so `in_hand_influence` is keyed by table and its live flags,
-the most urgent of all, leave with the table stage's latency. A private message is keyed by its
-sender, so the recipient's hand lives on another partition: `in_hand_private`, the same watch
-for the private channel only, is keyed by hand, where a stream joins each private message to
-its recipient's table. Offline (`scan`, one process) both run over the same events and together
-flag what one would.
+Table chat and private messages alike: a private message is read against the hand of its
+recipient (the newest one they were dealt into, while it is in play), so its verdicts and flag
+are those of the same words said at the table. A stream brings each table the private messages
+sent to its players (keyed by hand: `ingest.kafka.topology`).
 """
 
 from __future__ import annotations

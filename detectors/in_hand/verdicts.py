@@ -1,8 +1,8 @@
-"""What a message sent during a hand amounts to: the in-hand influence detectors' verdicts.
+"""What a message sent during a hand amounts to: the in-hand influence detector's verdicts.
 
 Pure functions of the message and, after the hand, of its history (who held what, who had
-folded when): the detectors (`in_hand_influence`, `in_hand_private`) keep the hands and their
-messages in state and turn a verdict into a finding. Apart so that the rules of the house
+folded when): the detector (`in_hand_influence`) keeps the hands and their
+messages in state and turns a verdict into a finding. Apart so that the rules of the house
 policy on hands in play read in one place, without the state keeping around them.
 """
 

@@ -176,6 +176,8 @@ class StreamRuntime:
         self._deployment_checked = -DEPLOYMENT_CHECK_SECONDS
         self._deployment_done = False
         self._admin: KafkaAdminClient | None = None
+        self._started = False
+        self._started_checked = -DEPLOYMENT_CHECK_SECONDS
         stage.attach(self)
 
     # ---- what the stage asks ---------------------------------------------------------------
@@ -435,7 +437,7 @@ class StreamRuntime:
             self.caught_up(tp) and stage.buffered(tp) == 0 for tp in self._owned
         )
         joined = bool(self._owned) or has_joined(self.consumer)
-        if not drained or not joined:
+        if not drained or not joined or not self._input_started():
             self._input_idle_since = None
         elif self._input_idle_since is None:
             self._input_idle_since = now
@@ -458,6 +460,26 @@ class StreamRuntime:
         if self._done_since is None:
             self._done_since = now
         return now - self._done_since >= seconds
+
+    def _input_started(self) -> bool:
+        """Whether the stage's topics hold any record: a stream that has not begun has not
+        ended (a worker started before its producer must wait for it)."""
+        if self._started:
+            return True
+        now = time.monotonic()
+        if now - self._started_checked < DEPLOYMENT_CHECK_SECONDS:
+            return False
+        self._started_checked = now
+        try:
+            tps = [
+                KafkaTopicPartition(topic, p)
+                for topic in self.stage.topics()
+                for p in sorted(self.consumer.partitions_for_topic(topic) or ())
+            ]
+            self._started = any(end > 0 for end in self.consumer.end_offsets(tps).values())
+        except Exception as exc:  # the broker away: not known to have begun
+            log.info("could not read the input's end offsets (%s)", exc)
+        return self._started
 
     def _everything_done(self) -> bool:
         """Every partition of every stage's topics committed to its end by a task that said

@@ -10,7 +10,6 @@ from railbird.detectors.detector import keying
 from railbird.detectors.events import AnyEvent, ChatEvent
 from railbird.detectors.in_hand.before_delivery import judge_before_delivery
 from railbird.detectors.in_hand.in_hand_influence import InHandInfluence
-from railbird.detectors.in_hand.in_hand_private import PrivateInHandInfluence
 from railbird.rules.flags import Flag
 from railbird.rules.pipeline import Pipeline
 from tests.builders import chat, hand, table
@@ -63,7 +62,7 @@ def run(*messages: ChatEvent, before_start: tuple[ChatEvent, ...] = ()) -> list[
     h = hand_events()
     events: list[AnyEvent] = [*before_start, h["start"], *messages, h["end"], h["hand"]]
     events.sort(key=lambda e: e.time)  # stable: hand_end before the hand history
-    pipeline = Pipeline([InHandInfluence(), PrivateInHandInfluence()])
+    pipeline = Pipeline([InHandInfluence()])
     return [flag for e in events for flag in pipeline.process(e).flags]
 
 
@@ -253,24 +252,42 @@ def test_post_hand_talk_about_previous_hand_in_next_hand_grace_is_not_flagged() 
     assert [f for e in events for f in pipeline.process(e).flags] == []
 
 
-def test_table_chat_and_private_messages_are_read_by_the_detector_of_their_kafka_stage() -> None:
-    """Table chat is keyed like its hand (the table stage); a private message is keyed by its
-    sender, so the recipient's hand needs the hand keying (joined to the recipient's table)."""
+def test_table_chat_and_private_messages_are_one_detectors_flags_under_one_id_scheme() -> None:
+    """One detector reads both channels (keyed by hand: a stream joins each private message to
+    its recipient's table), so the same words get the same verdicts wherever they were said."""
     h = hand_events()
     table_talk = chat("folded 77 lol", t=25, player="p-cat", message_id="m-t")
     private = cat_tells_bob_anns_cards("m-p")
     events: list[AnyEvent] = [h["start"], table_talk, private, h["end"], h["hand"]]
-    found = {}
-    for detector in (InHandInfluence(), PrivateInHandInfluence()):
-        pipeline = Pipeline([detector])
-        flags = [f for e in events for f in pipeline.process(e).flags]
-        found[detector.name] = {(f.finding.message_ids, f.finding.severity) for f in flags}
-    assert found == {
-        "in_hand_influence": {(("m-t",), "high"), (("m-t",), "critical")},
-        "in_hand_private": {(("m-p",), "high"), (("m-p",), "critical")},
+    pipeline = Pipeline([InHandInfluence()])
+    flags = [f for e in events for f in pipeline.process(e).flags]
+    assert {(f.finding.detector, f.finding.message_ids, f.finding.severity) for f in flags} == {
+        ("in_hand_influence", ("m-t",), "high"),
+        ("in_hand_influence", ("m-t",), "critical"),
+        ("in_hand_influence", ("m-p",), "high"),
+        ("in_hand_influence", ("m-p",), "critical"),
     }
-    assert keying(InHandInfluence()) == "table"
-    assert keying(PrivateInHandInfluence()) == "hand"
+    assert keying(InHandInfluence()) == "hand"
+
+
+def test_only_table_chat_and_private_messages_to_a_dealt_in_player_reach_the_hand() -> None:
+    pipeline = Pipeline([InHandInfluence()])
+    state = pipeline.states["in_hand_influence"]
+    pipeline.process(table("hand_start", t=0, hand_id="h-1", players=["p-2", "p-3"]))
+    for channel in ("tournament", "lobby"):  # near misses: same words, not the table's
+        pipeline.process(
+            chat("fold now, he has AK", t=30, player="p-1", channel=channel, table=None)
+        )
+    to_a_railbird = chat(
+        "fold now, he has AK", t=30, player="p-1", channel="private", table=None, recipient="p-9"
+    )
+    pipeline.process(to_a_railbird)
+    assert state.get(("t-1", "hand")).messages == []
+    private_chat = chat(
+        "fold now, he has AK", t=31, player="p-1", channel="private", table=None, recipient="p-2"
+    )
+    pipeline.process(private_chat)
+    assert [m.message_id for m in state.get(("t-1", "hand")).messages] == [private_chat.message_id]
 
 
 def test_a_message_sent_after_the_hand_ended_is_never_upgraded_even_if_read_before_its_end() -> (
@@ -282,7 +299,7 @@ def test_a_message_sent_after_the_hand_ended_is_never_upgraded_even_if_read_befo
     h = hand_events()
     after = chat("nh, had 77", t=61, player="p-cat", message_id="m-after")
     during = chat("had 77 ugh", t=30, player="p-cat", message_id="m-during")
-    pipeline = Pipeline([InHandInfluence(), PrivateInHandInfluence()])
+    pipeline = Pipeline([InHandInfluence()])
     # hand_end arrives late: after the message that followed it
     events: list[AnyEvent] = [h["start"], during, after, h["end"], h["hand"]]
     flags = [f for e in events for f in pipeline.process(e).flags]

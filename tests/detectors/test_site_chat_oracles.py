@@ -1,9 +1,8 @@
 """The site detectors' chat paths must find exactly what their former code found.
 
-Each chat message of the site passes `BountyCollusion`, `CoordinatedSitOut` and
-`PrivateInHandInfluence`, so their chat paths were trimmed: the sender's tournament is noted
-once per message by `remember_chat_tournament`, the bounty hand path moved out of `detect`, the
-private detector drops non-private chat before its parent's dispatch, and `known_name_keys`
+Each chat message of a tournament passes `BountyCollusion` and `CoordinatedSitOut`, so their
+chat paths were trimmed: the sender's tournament is noted once per message by
+`remember_chat_tournament`, the bounty hand path moved out of `detect`, and `known_name_keys`
 reads a name's words once. The references below are the former code, verbatim; random streams
 (plans naming screen names, near-miss texts, tournament changes by chat and by table events,
 silences around every ttl) and a simulated evening must give identical flags and tournament
@@ -36,8 +35,6 @@ from railbird.detectors.collusion.planning_chat import (
 from railbird.detectors.detector import Detector
 from railbird.detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent, event_from_dict
 from railbird.detectors.findings import Finding
-from railbird.detectors.in_hand.in_hand_influence import InHandInfluence
-from railbird.detectors.in_hand.in_hand_private import PrivateInHandInfluence
 from railbird.detectors.state import State
 from railbird.rules.pipeline import Outcome, Pipeline
 from railbird.sim.config import SimConfig
@@ -119,16 +116,11 @@ class OldCoordinatedSitOut(CoordinatedSitOut):
         return findings
 
 
-@dataclass(frozen=True, slots=True)
-class OldPrivateInHandInfluence(PrivateInHandInfluence):
-    def detect(self, event: AnyEvent, state: State) -> list[Finding]:
-        return InHandInfluence.detect(self, event, state)  # what it inherited before
-
 
 def _site(old: bool) -> list[Detector]:
     if old:
-        return [OldBountyCollusion(), OldCoordinatedSitOut(), OldPrivateInHandInfluence()]
-    return [BountyCollusion(), CoordinatedSitOut(), PrivateInHandInfluence()]
+        return [OldBountyCollusion(), OldCoordinatedSitOut()]
+    return [BountyCollusion(), CoordinatedSitOut()]
 
 
 # -- name keys -----------------------------------------------------------------------------
@@ -288,7 +280,7 @@ def evening() -> list[AnyEvent]:
 def test_a_simulated_evening_flags_like_the_former_code(evening: list[AnyEvent]) -> None:
     found = _compare(evening)
     # every site detector found something from play, not only from chat
-    assert set(found) == {"bounty_collusion", "coordinated_sit_out", "in_hand_private"}
+    assert set(found) == {"bounty_collusion", "coordinated_sit_out"}
 
 
 def test_a_chat_message_notes_its_tournament_as_remember_tournament_does() -> None:
@@ -309,26 +301,6 @@ def test_a_chat_message_notes_its_tournament_as_remember_tournament_does() -> No
             assert state.get(("p-1", "tournament")) == ref_state.get(("p-1", "tournament"))
         # put at 180 (the change), not refreshed at 240: gone exactly TOURNAMENT_TTL later
         assert state.get(("p-1", "tournament")) is None
-
-
-def test_private_detector_drops_other_channels_and_reads_private_chat() -> None:
-    detector = PrivateInHandInfluence()
-    pipeline = Pipeline([detector])
-    state = pipeline.states[detector.name]
-    pipeline.process(table("hand_start", t=0, hand_id="h-1", players=["p-2", "p-3"]))
-    for channel in ("table", "tournament", "lobby"):  # near misses: same words, not private
-        pipeline.process(chat("fold now, he has AK", t=30, player="p-1", channel=channel))
-    assert state.get(("t-1", "hand")).messages == []
-    private_chat = chat(
-        "fold now, he has AK",
-        t=31,
-        player="p-1",
-        channel="private",
-        table=None,
-        recipient="p-2",
-    )
-    pipeline.process(private_chat)
-    assert [m.message_id for m in state.get(("t-1", "hand")).messages] == [private_chat.message_id]
 
 
 def test_plan_window_near_miss() -> None:

@@ -34,18 +34,8 @@ from railbird.ingest.kafka.topology import (
 from tests.builders import chat, hand, table
 
 
-class _HandWatcher:
-    """A detector keyed by hand (what in-hand influence declares)."""
-
-    name: ClassVar[str] = "hand_watcher"
-    keyed_by: ClassVar[str] = "hand"
-
-    def detect(self, event: AnyEvent, state: State) -> list[Finding]:
-        return []
-
-
 def _topology() -> Topology:
-    return Topology.of([*build_detectors(), _HandWatcher()], inputs=6, keyed=4)
+    return Topology.of(build_detectors(), inputs=6, keyed=4)
 
 
 def test_every_detector_runs_in_exactly_one_lane_chosen_by_what_its_state_is_about() -> None:
@@ -58,10 +48,10 @@ def test_every_detector_runs_in_exactly_one_lane_chosen_by_what_its_state_is_abo
     }
     assert lanes["tournament"] >= {"coordinated_sit_out", "bounty_collusion"}
     assert lanes["text"] == {"lobby_waves"}
-    assert "profanity" in lanes["table"] and "chip_dumping" in lanes["table"]
-    assert "hand_watcher" in lanes["hand"]
+    assert "profanity" in lanes["table"] and "leave_refusal" in lanes["table"]
+    assert lanes["hand"] == {"in_hand_influence"}
     every = [name for names in lanes.values() for name in names]
-    assert sorted(every) == sorted([*(t.name for t in DETECTOR_TYPES), "hand_watcher"])  # once each
+    assert sorted(every) == sorted(t.name for t in DETECTOR_TYPES)  # once each
     assert topology.keyed_lanes == ((TOURNAMENT, TEXT, PLAYERS))
     # Each ladder waits for every input partition and every keyed partition.
     assert topology.escalation_sources() == [

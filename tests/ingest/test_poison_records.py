@@ -28,10 +28,10 @@ from railbird.ingest.decode import RawRecord, Rejected, decode
 from railbird.ingest.files.jsonl import read_jsonl
 from railbird.ingest.files.scan import scan_records
 from railbird.ingest.kafka.codec import DLQ_MAX_VALUE_BYTES, header_dict
-from railbird.ingest.kafka.intake import _decode
 from railbird.ingest.kafka.merge import Pending
 from railbird.ingest.kafka.outputs import send_dead_letter
 from railbird.ingest.kafka.settings import KafkaSettings
+from railbird.ingest.kafka.table_stage import _decode
 from railbird.rules.actions import Action
 from railbird.rules.flags import Flag
 from railbird.rules.pipeline import Pipeline
