@@ -23,9 +23,8 @@ from railbird.detectors.chat.personal_info import PersonalInfo
 from railbird.detectors.chat.profanity import Profanity
 from railbird.detectors.chat.repeated_messages import RepeatedMessages
 from railbird.detectors.collusion.bounty_collusion import BountyCollusion
-from railbird.detectors.collusion.chip_dumping import ChipDumping
+from railbird.detectors.collusion.cash_collusion import CashCollusion
 from railbird.detectors.collusion.coordinated_sit_out import CoordinatedSitOut
-from railbird.detectors.collusion.soft_play import SoftPlay
 from railbird.detectors.detector import Detector
 from railbird.detectors.in_hand.in_hand_influence import InHandInfluence
 from railbird.detectors.ml.ml_scorer import MlScorer
@@ -47,8 +46,7 @@ DETECTOR_TYPES: tuple[type[Detector], ...] = (
     PersonalInfo,
     MlScorer,
     InHandInfluence,
-    ChipDumping,
-    SoftPlay,
+    CashCollusion,
     LeaveRefusal,
 )
 

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from railbird import train_command
+from railbird import train_command, train_play_command
 
 RUN_DESCRIPTION = """\
 Consumes chat.messages, poker.table-events and poker.hands (RAILBIRD_KAFKA_CHAT_TOPIC,
@@ -94,6 +94,12 @@ def _parser() -> argparse.ArgumentParser:
     train = sub.add_parser("train", help="train the ML chat scorer (weights as plain arrays)")
     train_command.add_arguments(train)
     train.set_defaults(handler="railbird.train_command:run_train")
+    train_play = sub.add_parser(
+        "train-play",
+        help="train the honest-decision model the collusion detectors read play against",
+    )
+    train_play_command.add_arguments(train_play)
+    train_play.set_defaults(handler="railbird.train_play_command:run_train_play")
 
     serve = sub.add_parser(
         "serve",

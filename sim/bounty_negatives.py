@@ -13,7 +13,8 @@ import random
 from typing import TYPE_CHECKING
 
 from railbird.sim import chat_lines, strength
-from railbird.sim.players import HonestPolicy, Player, passive_move, raise_move
+from railbird.sim.players import Player, passive_move, raise_move
+from railbird.sim.positional_players import honest_policy
 from railbird.sim.table_view import DecisionView, Move, OpponentView
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ class HunterPolicy:
     __slots__ = ("base", "big")
 
     def __init__(self, player: Player, big_bounty: int) -> None:
-        self.base = HonestPolicy(player)
+        self.base = honest_policy(player)
         self.big = big_bounty
 
     def decide(self, view: DecisionView, rng: random.Random) -> tuple[Move, int]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from railbird.sim.agenda import Agenda
 from railbird.sim.config import SimConfig
 from railbird.sim.players import Player, new_player
+from railbird.sim.positional_players import assign_family
 from railbird.sim.stream import Ids, Item, Outbox, fmt_ms
 from railbird.sim.table import TableRun
 from railbird.sim.table_view import HandResult
@@ -119,7 +120,7 @@ class CashRun:
             self.agenda.add(visit.arrive_ms, "visit", (visit, 0))
 
     def _new_player(self) -> Player:
-        p = new_player(self.ids.player(), self.rng)
+        p = assign_family(new_player(self.ids.player(), self.rng), self.cfg)
         p.stack = self.bb * self.rng.choice((40, 60, 100, 100, 100, 150))
         return p
 
@@ -166,7 +167,7 @@ class CashRun:
             self._leave(player, ms)
 
     def _new_player_as(self, pid: str) -> Player:
-        p = new_player(pid, self.rng)
+        p = assign_family(new_player(pid, self.rng), self.cfg)
         p.stack = self.bb * self.rng.choice((40, 60, 100))
         p.sitout_per_hour = 0.0  # a short visit: no breaks of its own
         return p

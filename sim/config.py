@@ -106,6 +106,9 @@ class SimConfig:
     break_sit_out_share: float = 0.35  # clients that sit out when a scheduled break starts
     mass_disconnects_per_tournament: int = 1
     railbirds_per_table: float = 0.5  # expected observers chatting at a table
+    # Share of players who play `positional_players.PositionalPolicy` instead of the classic
+    # honest policy (their honest play; a colluder's scheme sits on top of it either way).
+    positional_share: float = 0.0
 
     def intensity(self, team_index: int, rng: random.Random | None = None) -> float:
         if self.team_intensity_range is not None and rng is not None:

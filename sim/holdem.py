@@ -31,8 +31,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from railbird.detectors.play.hand_rank import DECK
 from railbird.sim.hand_clock import HandClock, rfc3339, think_ms
-from railbird.sim.hand_rank import DECK
 from railbird.sim.pots import settle
 from railbird.sim.table_view import (
     DecisionView,

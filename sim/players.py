@@ -70,6 +70,8 @@ class Player:
     available_ms: int = 0  # when a moved player may be dealt in at the new table
     alive: bool = True
     team: object | None = field(default=None, repr=False)  # a collusion team, if any
+    # `positional_players.Tendencies` when this player plays the second honest family.
+    tendencies: object | None = field(default=None, repr=False)
 
     @property
     def away(self) -> bool:

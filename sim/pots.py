@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from railbird.sim.hand_rank import CARD_CODE, evaluate
+from railbird.detectors.play.hand_rank import CARD_CODE, evaluate
 
 PotLevels = list[tuple[int, list[int]]]  # (amount, eligible indices)
 PotWinners = list[tuple[list[int], list[int]]]  # (eligible, winners) per level

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 
-from railbird.sim.hand_rank import CARD_CODE, evaluate
+from railbird.detectors.play.hand_rank import CARD_CODE, evaluate
 
 _RANK = {r: i for i, r in enumerate("23456789TJQKA")}
 

@@ -14,7 +14,8 @@ from typing import Any
 from railbird.sim import table_chat
 from railbird.sim.config import SimConfig
 from railbird.sim.holdem import play_hand
-from railbird.sim.players import HonestPolicy, Player, TimeoutPolicy
+from railbird.sim.players import Player, TimeoutPolicy
+from railbird.sim.positional_players import honest_policy
 from railbird.sim.stream import Outbox, from_ms, to_ms
 from railbird.sim.table_view import HandResult, Policy, SeatState
 from railbird.sim.teams import Team
@@ -52,7 +53,7 @@ class TableRun:
     def seat(self, player: Player, seat: int, ms: int, policy: Policy | None = None) -> None:
         self.seats[seat] = player
         player.table_id, player.seat, player.available_ms = self.table_id, seat, ms
-        self.policies[player.pid] = policy or self.policies.get(player.pid) or HonestPolicy(player)
+        self.policies[player.pid] = policy or self.policies.get(player.pid) or honest_policy(player)
         self.session_hands[player.pid] = 0
         self.out.table(
             ms, self.table_id, self.tournament_id, "join", player.pid, seat, extra=self.extra

@@ -14,8 +14,9 @@ import random
 from dataclasses import dataclass, field
 
 from railbird.sim import strength
-from railbird.sim.players import HonestPolicy, Player, passive_move, raise_move
-from railbird.sim.table_view import DecisionView, Move, OpponentView
+from railbird.sim.players import Player, passive_move, raise_move
+from railbird.sim.positional_players import honest_policy
+from railbird.sim.table_view import DecisionView, Move, OpponentView, Policy
 
 
 @dataclass(slots=True)
@@ -30,6 +31,10 @@ class Team:
     acts: int = 0
     target_hands: int = 0  # hands with >= 2 members and the target dealt in
     spared: int = 0  # hands where a member declined to put an all-in partner at risk
+    # Decisions where a member's move differed from what its own honest policy would have
+    # done in that spot: how much the scheme actually changed play (a quiet tactic's acts
+    # are mostly honest moves).
+    moves: int = 0
     hand_ids: list[str] = field(default_factory=list)  # the hands counted in `acts`
     knockouts: list[str] = field(default_factory=list)  # targets a member eliminated
     first_ms: int | None = None
@@ -90,6 +95,7 @@ class Team:
             "intensity": self.intensity,
             "first_violation_ts": None,
             "acts": self.acts,
+            "moves": self.moves,
             "optional": self.acts < 3,  # a scheme that barely ran leaves too little evidence
         }
         if self.category != "coordinated_sit_out":  # sit-out episodes are not hands
@@ -121,10 +127,17 @@ class BountyTeamPolicy:
     __slots__ = ("base", "team")
 
     def __init__(self, player: Player, team: Team) -> None:
-        self.base = HonestPolicy(player)
+        self.base = honest_policy(player)
         self.team = team
 
     def decide(self, view: DecisionView, rng: random.Random) -> tuple[Move, int]:
+        honest = _counterfactual(self.base, view, rng)
+        move = self._scheme(view, rng)
+        if move[0] != honest[0]:
+            self.team.moves += 1
+        return move
+
+    def _scheme(self, view: DecisionView, rng: random.Random) -> tuple[Move, int]:
         move = _disciplined(view, self._plan(view, rng))
         if move[0] != "fold" and view.to_call >= view.stack:
             aggressor = _raises(view)[-1:]
@@ -222,6 +235,14 @@ class BountyTeamPolicy:
         return move
 
 
+def _counterfactual(base: Policy, view: DecisionView, rng: random.Random) -> tuple[Move, int]:
+    """What `base` would do here, from a copy of the generator: the day's draws stay as
+    they were."""
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    return base.decide(view, twin)
+
+
 def _pass_chips(view: DecisionView, live_partners: list[OpponentView]) -> tuple[Move, int]:
     """Only partners are left: the shorter member bets into the bigger one and gives up to any
     raise, the bigger one raises it out (chips flow to the member who can use them)."""
@@ -273,7 +294,7 @@ class PairPolicy:
     __slots__ = ("base", "role", "team")
 
     def __init__(self, player: Player, team: Team, role: str) -> None:
-        self.base = HonestPolicy(player)
+        self.base = honest_policy(player)
         self.team = team
         self.role = role  # "soft" | "dumper" | "receiver"
 

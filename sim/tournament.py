@@ -24,6 +24,7 @@ from railbird.sim import (
 from railbird.sim.agenda import Agenda
 from railbird.sim.config import SimConfig
 from railbird.sim.players import Player, new_player
+from railbird.sim.positional_players import assign_family
 from railbird.sim.side_pot import dry_side_pot_checkers
 from railbird.sim.stream import Ids, Item, Outbox, fmt_ms
 from railbird.sim.structure import Structure
@@ -60,7 +61,10 @@ class TournamentRun:
         )
         self.tokens = self.agenda.tokens
         self.groups: dict[int, list[Any]] = {}  # token -> [owner, first_ms, fired pids]
-        self.players = [new_player(ids.player(), rng) for _ in range(cfg.players_per_tournament)]
+        self.players = [
+            assign_family(new_player(ids.player(), rng), cfg)
+            for _ in range(cfg.players_per_tournament)
+        ]
         for p in self.players:
             p.stack, p.bounty = cfg.starting_stack, (cfg.bounty if bounty else None)
         self.teams = team_setup.make_teams(self, bounty)

@@ -1,8 +1,8 @@
 """Seven-card hold'em hand strength as one comparable integer.
 
-Pure Python on purpose: the simulator must run anywhere the project runs, and showdowns are rare
-enough (a fraction of hands, a few players each) that a bit-mask evaluator in Python keeps
-the engine far above the dealing rate the traffic generator needs.
+Pure Python on purpose: the simulator deals with it and the collusion detectors sign heads-up
+decisions by who was ahead with it, anywhere the project runs; a bit-mask evaluator is quick
+enough for both (showdowns and heads-up streets are a fraction of all decisions).
 
 A value is ``category << 20 | kickers``: category 0 (high card) .. 8 (straight flush), kickers
 packed four bits each, most significant first, so plain integer comparison ranks hands and equal

@@ -7,7 +7,7 @@ import random
 import pytest
 from pokerkit import StandardHighHand
 
-from railbird.sim.hand_rank import DECK, category, evaluate_cards
+from railbird.detectors.play.hand_rank import DECK, category, evaluate_cards
 
 # strongest first; each line beats the next
 LADDER = [

@@ -20,9 +20,7 @@ from typing import Any
 import pytest
 
 from railbird.detectors.collusion.bounty_collusion import BountyCollusion
-from railbird.detectors.collusion.bounty_ledger import BountyTournament
 from railbird.detectors.collusion.coordinated_sit_out import CoordinatedSitOut, _Onset, _Tournament
-from railbird.detectors.collusion.hand_features import hand_features
 from railbird.detectors.collusion.name_directory import see_name
 from railbird.detectors.collusion.planning_chat import (
     TOURNAMENT_TTL,
@@ -33,7 +31,7 @@ from railbird.detectors.collusion.planning_chat import (
     remember_tournament,
 )
 from railbird.detectors.detector import Detector
-from railbird.detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent, event_from_dict
+from railbird.detectors.events import AnyEvent, ChatEvent, TableEvent, event_from_dict
 from railbird.detectors.findings import Finding
 from railbird.detectors.state import State
 from railbird.rules.pipeline import Outcome, Pipeline
@@ -74,21 +72,7 @@ class OldBountyCollusion(BountyCollusion):
             if event.kind != "text" or not is_bounty_plan(event.text):
                 return []
             return self._plan(event, state)
-        remember_tournament(event, state)
-        if not isinstance(event, HandEvent) or event.tournament_id is None:
-            return []
-        feats = hand_features(event)
-        if not feats.is_bounty:
-            return []
-        key = (event.tournament_id, "bounty")
-        trn: BountyTournament = state.get(key) or BountyTournament()
-        touched = trn.add_hand(feats, event, max(1, event.big_blind))
-        dealt = set(feats.dealt)
-        again = [p for p in trn.suspects if p not in trn.flagged and dealt.issuperset(p)]
-        pairs = sorted(set(touched) | set(again))
-        findings = [f for pair in pairs if (f := self._test(trn, pair, event, state))]
-        state.put(key, trn, self.tournament_ttl)
-        return findings
+        return self._on_play(event, state)  # play is not what this oracle compares
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +98,6 @@ class OldCoordinatedSitOut(CoordinatedSitOut):
         findings = self._settle(trn, event.tournament_id, event.ts, state)
         state.put(key, trn, self.tournament_ttl)
         return findings
-
 
 
 def _site(old: bool) -> list[Detector]:

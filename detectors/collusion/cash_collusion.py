@@ -1,0 +1,172 @@
+"""Flags cash-table pairs who play each other unlike they play anyone else: one handing the
+other chips (chip dumping) or the two sparing each other (soft play).
+
+Read against the honest-decision model (`detectors.play`), heads-up decisions between the two
+are compared with each player's heads-up decisions against everyone else (`heads_up_evidence`):
+aggression toward each other beyond the model (bets into the partner, raises of the partner),
+or short of it (strong hands checked to the partner); play against the other's cards (betting
+and calling while behind the partner, checking and folding while ahead of them, which only a
+player who knows those cards does); and the two off the model in the same hands. Position,
+stacks, prices and cards are in the model, so a player to someone's left is not a colluder for
+re-raising him, and a short stack's shoves into a big one are what short stacks do.
+
+Aggression toward each other makes it chip dumping, passivity soft play; the chips that went
+between them in the hands they met heads-up say who gave and who took. A pair is flagged once
+its score has stayed over the threshold for `confirm_meetings` more heads-up meetings: the test
+is looked at after every meeting, and an honest pair's walk would otherwise cross any line.
+
+State: one ledger per table (the table's Kafka partition), players idle for `idle` pruned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import ClassVar
+
+from railbird.detectors.events import AnyEvent, HandEvent
+from railbird.detectors.findings import Category, Evidence, Finding, Severity
+from railbird.detectors.play.heads_up_evidence import SPOTS, HeadsUpLedger, HeadsUpScore
+from railbird.detectors.play.honest_model import model_at
+from railbird.detectors.play.pair_evidence import Pair, describe_move
+from railbird.detectors.state import State
+
+
+@dataclass(slots=True)
+class CashTable:
+    ledger: HeadsUpLedger
+    flagged: dict[Pair, str]  # pair -> category flagged
+    above_since: dict[Pair, int]  # pair -> heads-up meetings when it first crossed
+
+
+@dataclass(frozen=True, slots=True)
+class CashCollusion:
+    name: ClassVar[str] = "cash_collusion"
+    consumes: ClassVar[frozenset[str]] = frozenset({"hand"})
+    # Aggression toward each other, either way, pooled over both directions (z); play against
+    # the other's cards is a second test, stricter since it is looked at alongside.
+    threshold: float = 4.0
+    cards_threshold: float = 5.0
+    min_meetings: int = 6  # heads-up meetings before a pair is judged
+    confirm_meetings: int = 3
+    high_margin: float = 3.0
+    model_dir: str = ""
+    table_ttl: timedelta = timedelta(hours=8)
+    idle: timedelta = timedelta(hours=2)
+
+    def detect(self, event: AnyEvent, state: State) -> list[Finding]:
+        if not isinstance(event, HandEvent) or event.tournament_id is not None:
+            return []
+        key = (event.table_id, "cash_play")
+        table: CashTable = state.get(key) or CashTable(HeadsUpLedger(), {}, {})
+        table.ledger.prune(event.ended_at, self.idle)
+        met = table.ledger.read(event, model_at(self.model_dir))
+        findings: list[Finding] = []
+        for pair in met:
+            record = table.ledger.pairs[pair]
+            if pair in table.flagged or record.heads_up < self.min_meetings:
+                continue
+            scored = table.ledger.score(pair)
+            if self._strength(scored) < self.threshold:
+                table.above_since.pop(pair, None)
+                continue
+            since = table.above_since.setdefault(pair, record.heads_up)
+            if record.heads_up - since < self.confirm_meetings:
+                continue
+            table.above_since.pop(pair, None)
+            findings.append(self._finding(table, scored, event))
+        state.put(key, table, self.table_ttl)
+        return findings
+
+    def _strength(self, scored: HeadsUpScore) -> float:
+        """How far over the line the pair is, on the aggression test's scale."""
+        cards = scored.against_cards * self.threshold / self.cards_threshold
+        return max(abs(scored.toward), cards)
+
+    def _finding(self, table: CashTable, scored: HeadsUpScore, hand: HandEvent) -> Finding:
+        pair = scored.pair
+        record = table.ledger.pairs[pair]
+        z = self._strength(scored)
+        # Found by play against the cards, it is dumping if chips moved between them.
+        dumping = scored.toward > 0 if abs(scored.toward) >= z else record.flow != 0
+        category: Category = "chip_dumping" if dumping else "soft_play"
+        table.flagged[pair] = category
+        # Who gave: the one chips left in the hands they met heads-up.
+        receiver = pair[1] if record.flow >= 0 else pair[0]
+        donor = pair[0] if receiver == pair[1] else pair[1]
+        spots = "; ".join(
+            f"{actor} against {other}: "
+            + ", ".join(f"{name} {z_:+.1f}" for name, z_ in zip(SPOTS, zs, strict=True))
+            for actor, other, zs in (
+                (pair[0], pair[1], scored.spot_z[0]),
+                (pair[1], pair[0], scored.spot_z[1]),
+            )
+        )
+        moves = [describe_move(m) for m in record.moves]
+        if dumping:
+            what = (
+                f"{donor} and {receiver} play each other unlike anyone else: aggression toward "
+                f"each other {scored.toward:+.1f} beyond the model"
+            )
+            innocent = (
+                "a timid player against an aggressive regular, or a short stack's shoves into a "
+                "big one; look for bets and calls made while behind that only pay the partner"
+            )
+        else:
+            what = (
+                f"{pair[0]} and {pair[1]} spare each other heads-up: aggression toward each "
+                f"other {scored.toward:+.1f} against the model"
+            )
+            innocent = (
+                "pot control or slow-playing by cautious players; look for strong hands "
+                "checked down against the partner and bet against everyone else"
+            )
+        summary = (
+            f"{what}, play against the other's cards {scored.against_cards:+.1f} (by "
+            f"{scored.against_cards_by}), off the model in the same hands "
+            f"{scored.co_aggression:+.1f}; z={z:.1f} (flag at {self.threshold:g}) over "
+            f"{record.heads_up} heads-up "
+            f"meetings in {record.dealt} hands together ({spots}); {abs(record.flow)} chips "
+            f"from {donor} to {receiver} in the hands they met heads-up"
+            + (f". E.g. {moves[0]}" if moves else "")
+        )
+        severity: Severity = "high" if z >= self.threshold + self.high_margin else "medium"
+        return Finding(
+            detector=self.name,
+            category=category,
+            severity=severity,
+            score=round(min(0.99, 0.6 + 0.04 * z), 3),
+            ts=hand.ended_at,
+            player_ids=pair,
+            table_id=hand.table_id,
+            hand_id=hand.hand_id,
+            dedupe_key=f"{hand.table_id}:{category}:{pair[0]},{pair[1]}",
+            evidence=Evidence(
+                kind="chip_dumping_pair" if dumping else "soft_play_pair",
+                summary=summary,
+                event_ids=tuple(record.hands),
+                measures={
+                    "heads_up_meetings": record.heads_up,
+                    "heads_up_flops": record.heads_up_flops,
+                    "hands_dealt_together": record.dealt,
+                    "aggression_toward_z": round(scored.toward, 3),
+                    "against_cards_z": round(scored.against_cards, 3),
+                    "co_aggression_z": round(scored.co_aggression, 3),
+                    "combined_z": round(z, 3),
+                    "threshold": self.threshold,
+                    "chips_transferred": abs(record.flow),
+                    "spot_z_by_direction": [
+                        [round(v, 2) for v in scored.spot_z[0]],
+                        [round(v, 2) for v in scored.spot_z[1]],
+                    ],
+                    "model_version": model_at(self.model_dir).version,
+                },
+                details={
+                    "donor": donor if dumping else None,
+                    "receiver": receiver if dumping else None,
+                    "pair": list(pair),
+                    "surprising_moves": moves,
+                    "innocent_reading": innocent,
+                },
+            ),
+        )

@@ -1,0 +1,428 @@
+"""Every voluntary decision of a finished hand, with what the player could see when taking it.
+
+One pass over the actions replays the betting: who is still in, who has put chips in of their
+own will, whose bet is being faced, the price, the pot, the stacks, the position and how many
+players are left to act. Each decision becomes the honest-decision model's input row (its
+`features`, named by `FEATURE_NAMES`) and the context the collusion detectors need to say whom
+a move was made against (`live`, `entered`, `aggressor`). The player's running style comes in
+from the caller (`styles`): style before this hand, so a decision never sees itself.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from railbird.detectors.events import HandEvent
+from railbird.detectors.play.hand_reading import MADE_CLASSES, postflop, preflop
+from railbird.detectors.play.style import PRIOR_STYLE, STYLE_FEATURES, HandTally
+
+FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2
+CHOICES = ("fold", "check_call", "bet_raise")
+_POSTS = frozenset({"post_sb", "post_bb", "post_ante", "post_dead"})
+_STREET = {"preflop": 0, "flop": 1, "turn": 2, "river": 3}
+_BOARD_CARDS = (0, 3, 4, 5)
+# A bounty head worth hunting: a covered player whose bounty is this much above the table's
+# median, or who is this short (in big blinds) and so one all-in from a knockout.
+HEAD_BOUNTY_RATIO = 1.5
+HEAD_SHORT_BB = 15
+_HOLDEM = frozenset({"NLHE", "LHE", "FLHE", "PLHE", "HOLDEM", "NLH", "FLH"})
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "flop",
+    "turn",
+    "river",
+    "preflop_equity",
+    "pocket_pair",
+    "suited",
+    "high_card",
+    "gap",
+    *(f"made_{k}" for k in range(MADE_CLASSES)),
+    "kicker",
+    "flush_draw",
+    "nut_flush_draw",
+    "open_ended",
+    "gutshot",
+    "overcards",
+    "board_paired",
+    "board_suited",
+    "board_connected",
+    "board_high",
+    "facing",
+    "to_call_bb",
+    "pot_odds",
+    "pot_bb",
+    "stack_bb",
+    "stack_to_pot",
+    "call_is_all_in",
+    "committed_share",
+    "raises",
+    "callers",
+    "live_opponents",
+    "left_to_act",
+    "position",
+    "last_to_act",
+    "small_blind",
+    "big_blind",
+    "was_preflop_aggressor",
+    "aggressor_all_in",
+    "opponent_all_in",
+    "tournament",
+    "bounties",
+    "covered_bounty",
+    "aggressor_bounty_covered",
+    "ante",
+    "effective_stack_bb",
+    "covers_aggressor",
+    "head_live",
+    "head_entered",
+    *(f"own_{name}" for name in STYLE_FEATURES),
+    *(f"aggressor_{name}" for name in STYLE_FEATURES[:3]),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One voluntary action and its context."""
+
+    player_id: str
+    street: int  # 0 preflop .. 3 river
+    choice: int  # FOLD, PASSIVE (check or call) or AGGRESSIVE (bet or raise)
+    facing: bool  # a bet or raise to call
+    live: tuple[str, ...]  # opponents not folded
+    entered: frozenset[str]  # live opponents who put chips in of their own will this hand
+    aggressor: str | None  # whose bet or raise is being faced
+    all_in: frozenset[str]  # live opponents with nothing behind
+    features: tuple[float, ...] | None  # None when the hole cards are unknown
+
+
+@dataclass(slots=True)
+class HandReading:
+    decisions: list[Decision] = field(default_factory=list)
+    tallies: dict[str, HandTally] = field(default_factory=dict)  # style updates, per player
+
+
+def _postflop_order(hand: HandEvent) -> list[str]:
+    """Players in postflop acting order: left of the button first, the button last."""
+    button = hand.button_seat or 0
+    seats = sorted(hand.seats, key=lambda s: ((s.seat - button - 1) % 64, s.seat))
+    return [s.player_id for s in seats]
+
+
+def _log_bb(chips: float, bb: int) -> float:
+    return math.log1p(max(0.0, chips) / bb)
+
+
+def _hole(cards: tuple[str, ...] | None) -> tuple[str, str] | None:
+    if cards is None or len(cards) != 2:
+        return None
+    return cards[0], cards[1]
+
+
+class _Replay:
+    """The betting state while walking a hand's actions."""
+
+    def __init__(self, hand: HandEvent, styles: Mapping[str, list[float]]) -> None:
+        self.hand = hand
+        self.styles = styles
+        self.bb = max(1, hand.big_blind)
+        self.start = {s.player_id: s.stack for s in hand.seats}
+        self.holes = {s.player_id: _hole(s.hole_cards) for s in hand.seats}
+        bounties = {s.player_id: s.bounty for s in hand.seats if s.bounty}
+        self.bounties = bounties
+        self.left = dict(self.start)  # chips behind
+        self.bounty_scale = statistics.median(bounties.values()) if bounties else 1
+        self.targets = {
+            p
+            for p, stack in self.start.items()
+            if bounties
+            and (
+                bounties.get(p, 0) >= HEAD_BOUNTY_RATIO * self.bounty_scale
+                or stack < HEAD_SHORT_BB * self.bb
+            )
+        }
+        order = _postflop_order(hand)
+        n = max(1, len(order) - 1)
+        self.position = {pid: k / n for k, pid in enumerate(order)}
+        self.order = order
+        self.small_blind = order[0] if len(order) > 2 else (order[-1] if order else "")
+        self.big_blind = order[1] if len(order) > 2 else (order[0] if order else "")
+        self.put_in: dict[str, int] = {}
+        self._card_features: dict[tuple[str, int], tuple[float, ...]] = {}
+        self.pot = 0
+        self.folded: set[str] = set()
+        self.live_order = list(order)  # players not folded, in acting order
+        self.entered: set[str] = set()
+        self.entered_live: set[str] = set()  # entered and not folded since
+        self.all_in_live: set[str] = {p for p, chips in self.left.items() if chips <= 0}
+        self.preflop_aggressor: str | None = None
+        self.holdem = hand.game.upper() in _HOLDEM
+        self.tournament = hand.tournament_id is not None
+        self.new_street("preflop")
+
+    def new_street(self, street: str) -> None:
+        self.street = _STREET.get(street, 3)
+        self.committed: dict[str, int] = {}
+        self.max_bet = 0
+        self.raises = 0
+        self.callers = 0
+        self.aggressor: str | None = None
+        self.acted: set[str] = set()
+
+    def behind(self, pid: str) -> int:
+        return self.left.get(pid, 0)
+
+    def post(self, pid: str, action: str, amount: int) -> None:
+        self.put_in[pid] = self.put_in.get(pid, 0) + amount
+        self.left[pid] = self.left.get(pid, 0) - amount
+        if self.left[pid] <= 0:
+            self.all_in_live.add(pid)
+        self.pot += amount
+        if action != "post_ante":
+            self.committed[pid] = self.committed.get(pid, 0) + amount
+            self.max_bet = max(self.max_bet, self.committed[pid])
+
+    def is_head(self, pid: str, other: str) -> bool:
+        """Whether `other` is a bounty head `pid` covers: a big bounty, or a short stack at the
+        deal (never outside bounty games)."""
+        return other in self.targets and self.start.get(other, 0) <= self.start.get(pid, 0)
+
+    def heads(self, pid: str, players: tuple[str, ...] | frozenset[str]) -> list[str]:
+        """The bounty heads among `players` that `pid` covers."""
+        return [p for p in players if self.is_head(pid, p)]
+
+    def live_opponents(self, pid: str) -> tuple[str, ...]:
+        if pid not in self.live_order:
+            return tuple(self.live_order)
+        others = list(self.live_order)
+        others.remove(pid)
+        return tuple(others)
+
+    def _cards(self, pid: str, hole: tuple[str, str]) -> tuple[float, ...]:
+        """The hand-strength part of the features: fixed for a player within a street."""
+        key = (pid, self.street)
+        found = self._card_features.get(key)
+        if found is not None:
+            return found
+        pre = preflop(hole)
+        made = [0.0] * MADE_CLASSES
+        post_part = [0.0] * 10
+        board = tuple(self.hand.board[: _BOARD_CARDS[self.street]])
+        if self.street > 0 and len(board) >= 3:
+            read = postflop(hole, board)
+            made[read.made] = 1.0
+            post_part = [
+                read.kicker,
+                float(read.flush_draw),
+                float(read.nut_flush_draw),
+                float(read.straight_draw == 2),
+                float(read.straight_draw == 1),
+                read.overcards / 2,
+                float(read.board_paired),
+                max(0, read.board_suited - 2) / 2,
+                float(read.board_connected),
+                read.board_high,
+            ]
+        found = (
+            float(self.street == 1),
+            float(self.street == 2),
+            float(self.street == 3),
+            pre.equity,
+            float(pre.pair),
+            float(pre.suited),
+            pre.high,
+            pre.gap / 12,
+            *made,
+            *post_part,
+        )
+        self._card_features[key] = found
+        return found
+
+    def features(self, pid: str, to_call: int, live: tuple[str, ...]) -> tuple[float, ...] | None:
+        hole = self.holes.get(pid)
+        if hole is None or not self.holdem:
+            return None
+        bb = self.bb
+        left = self.left
+        behind = left.get(pid, 0)
+        put = self.put_in.get(pid, 0)
+        position = self.position.get(pid, 0.5)
+        aggressor = self.aggressor if to_call > 0 else None
+        my_total = self.start.get(pid, 0)
+        to_act = 0
+        last = True
+        any_all_in = False
+        covered = 0.0
+        biggest = 0
+        head_live = head_entered = False
+        for p in live:
+            chips = left.get(p, 0)
+            if chips > 0:
+                if p not in self.acted:
+                    to_act += 1
+                if self.position.get(p, 0) > position:
+                    last = False
+                biggest = max(biggest, chips)
+            else:
+                any_all_in = True
+            if p in self.bounties and self.start.get(p, 0) <= my_total:
+                covered = max(covered, self.bounties[p] / self.bounty_scale)
+            if p in self.targets and self.start.get(p, 0) <= my_total:
+                head_live = True
+                head_entered = head_entered or p in self.entered
+        covers_aggressor = aggressor is not None and self.start.get(aggressor, 0) <= my_total
+        agg_bounty = 0.0
+        if aggressor is not None and aggressor in self.bounties and covers_aggressor:
+            agg_bounty = self.bounties[aggressor] / self.bounty_scale
+        own_style = self.styles.get(pid, PRIOR_STYLE)
+        agg_style = self.styles.get(aggressor, PRIOR_STYLE) if aggressor else PRIOR_STYLE
+        return (
+            *self._cards(pid, hole),
+            float(to_call > 0),
+            _log_bb(to_call, bb),
+            to_call / (self.pot + to_call) if to_call else 0.0,
+            _log_bb(self.pot, bb),
+            _log_bb(behind, bb),
+            math.log1p(behind / max(1, self.pot)),
+            float(to_call > 0 and to_call >= behind),
+            put / max(1, put + behind),
+            min(self.raises, 4) / 4,
+            min(self.callers, 4) / 4,
+            min(len(live), 8) / 8,
+            min(to_act, 8) / 8,
+            position,
+            float(last),
+            float(pid == self.small_blind),
+            float(pid == self.big_blind),
+            float(pid == self.preflop_aggressor and self.street > 0),
+            float(aggressor is not None and left.get(aggressor, 0) <= 0),
+            float(any_all_in),
+            float(self.tournament),
+            float(bool(self.bounties)),
+            min(3.0, covered),
+            min(3.0, agg_bounty),
+            float(self.hand.ante > 0),
+            _log_bb(min(behind, biggest), bb),
+            float(covers_aggressor),
+            float(head_live),
+            float(head_entered),
+            *own_style,
+            *agg_style[:3],
+        )
+
+
+def read_hand(hand: HandEvent, styles: Mapping[str, list[float]]) -> HandReading:
+    """The hand's decisions (with model inputs where the hole cards are known) and what each
+    player's style gains from it. `styles` maps player ids to `Style.features()` as they stood
+    before this hand; players missing from it are read with the population's style."""
+    replay = _Replay(hand, styles)
+    reading = HandReading(tallies={s.player_id: HandTally() for s in hand.seats})
+    street = "preflop"
+    for act in hand.actions:
+        pid = act.player_id
+        if act.street != street:
+            street = act.street
+            replay.new_street(street)
+        if act.action in _POSTS:
+            replay.post(pid, act.action, act.amount)
+            continue
+        _decide(replay, reading, pid, act.action, act.amount, act.to)
+    return reading
+
+
+def _decide(
+    replay: _Replay, reading: HandReading, pid: str, action: str, amount: int, to: int | None
+) -> None:
+    mine = replay.committed.get(pid, 0)
+    behind = replay.behind(pid)
+    to_call = max(0, min(replay.max_bet - mine, behind))
+    new_commit = to if to is not None and action in ("bet", "raise", "all_in") else mine + amount
+    if action == "fold":
+        choice = FOLD if to_call > 0 else PASSIVE
+    elif action in ("check", "call"):
+        choice = PASSIVE
+    elif action in ("bet", "raise"):
+        choice = AGGRESSIVE
+    elif action == "all_in":
+        choice = AGGRESSIVE if new_commit > replay.max_bet else PASSIVE
+    else:
+        choice = -1  # an action this reader does not know: its chips still count
+    if choice >= 0 and pid in replay.start and pid not in replay.folded:
+        live = replay.live_opponents(pid)
+        reading.decisions.append(
+            Decision(
+                player_id=pid,
+                street=replay.street,
+                choice=choice,
+                facing=to_call > 0,
+                live=live,
+                entered=frozenset(replay.entered_live - {pid}),
+                aggressor=replay.aggressor if to_call > 0 else None,
+                all_in=frozenset(replay.all_in_live - {pid}),
+                features=replay.features(pid, to_call, live),
+            )
+        )
+        _tally(replay, reading.tallies.get(pid), pid, choice, to_call, live)
+    replay.put_in[pid] = replay.put_in.get(pid, 0) + amount
+    replay.left[pid] = replay.left.get(pid, 0) - amount
+    if replay.left[pid] <= 0 and action != "fold":
+        replay.all_in_live.add(pid)
+    replay.pot += amount
+    replay.committed[pid] = new_commit
+    if action == "fold":
+        replay.folded.add(pid)
+        replay.entered_live.discard(pid)
+        replay.all_in_live.discard(pid)
+        if pid in replay.live_order:
+            replay.live_order.remove(pid)
+        return
+    if choice == AGGRESSIVE or (choice == PASSIVE and to_call > 0):
+        replay.entered.add(pid)
+        replay.entered_live.add(pid)
+    if choice == AGGRESSIVE:
+        replay.max_bet = new_commit
+        replay.raises += 1
+        replay.callers = 0
+        replay.aggressor = pid
+        replay.acted = {pid}
+        if replay.street == 0:
+            replay.preflop_aggressor = pid
+    else:
+        replay.acted.add(pid)
+        if to_call > 0:
+            replay.callers += 1
+
+
+def _tally(
+    replay: _Replay,
+    tally: HandTally | None,
+    pid: str,
+    choice: int,
+    to_call: int,
+    live: tuple[str, ...],
+) -> None:
+    if tally is None:
+        return
+    entering = choice == AGGRESSIVE or (choice == PASSIVE and to_call > 0)
+    if replay.street == 0:
+        if not tally.decided:
+            tally.decided = True
+            tally.hunt_chance = bool(replay.heads(pid, live))
+            tally.hunt_entry = tally.hunt_chance and entering
+        if entering:
+            tally.vpip = True
+        if choice == AGGRESSIVE:
+            tally.pfr = True
+        if replay.raises == 1 and to_call > 0:
+            tally.faced_opens += 1
+            tally.three_bets += choice == AGGRESSIVE
+        return
+    if choice == AGGRESSIVE:
+        tally.post_aggressive += 1
+    elif choice == PASSIVE and to_call > 0:
+        tally.post_calls += 1
+    if to_call > 0:
+        tally.faced_bets += 1
+        tally.folds_to_bets += choice == FOLD

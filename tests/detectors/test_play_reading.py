@@ -1,0 +1,202 @@
+"""The honest-decision model's inputs: hands read as the players saw them, cards read as made
+hands and draws, styles counted, and the model loaded from plain arrays only."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from railbird.detectors.play.decisions import (
+    AGGRESSIVE,
+    FEATURE_NAMES,
+    FOLD,
+    PASSIVE,
+    read_hand,
+)
+from railbird.detectors.play.hand_reading import (
+    BOARD_PAIR_ONLY,
+    FLUSH,
+    FULL_HOUSE,
+    LOW_PAIR,
+    MIDDLE_PAIR,
+    NOTHING,
+    OVERPAIR,
+    SET,
+    STRAIGHT,
+    TOP_PAIR,
+    TRIPS,
+    TWO_PAIR,
+    UNDERPAIR,
+    hand_class,
+    postflop,
+    preflop,
+)
+from railbird.detectors.play.honest_model import PlayModelError, load_model, model_at
+from railbird.detectors.play.style import PRIOR_STYLE, STYLE_FEATURES, Style
+from tests.builders import hand
+
+F = {name: k for k, name in enumerate(FEATURE_NAMES)}
+
+
+@pytest.mark.parametrize(
+    ("hole", "board", "made"),
+    [
+        (("Ah", "Kd"), ("Kc", "7s", "2d"), TOP_PAIR),
+        (("Qh", "Qd"), ("Jc", "7s", "2d"), OVERPAIR),
+        (("5h", "5d"), ("Jc", "7s", "2d"), UNDERPAIR),
+        (("Jh", "9d"), ("Ac", "9s", "2d"), MIDDLE_PAIR),
+        (("2h", "9d"), ("Ac", "Ks", "2d"), LOW_PAIR),
+        (("Ah", "9d"), ("Ac", "9s", "2d"), TWO_PAIR),
+        (("5h", "5d"), ("5c", "Ks", "Jd"), SET),
+        (("Kh", "5d"), ("5c", "5s", "Jd"), TRIPS),
+        (("8h", "9d"), ("Tc", "Js", "Qd"), STRAIGHT),
+        (("Ah", "2h"), ("Kh", "9h", "4h"), FLUSH),
+        (("Kh", "Kd"), ("Kc", "9s", "9d"), FULL_HOUSE),
+        (("Ah", "Qd"), ("7c", "7s", "2d"), BOARD_PAIR_ONLY),
+        (("Ah", "Qd"), ("7c", "8s", "2d"), NOTHING),
+        # the board's straight is everyone's: holding nothing that beats it is no straight
+        (("2h", "3d"), ("Tc", "Js", "Qd", "Kh", "As"), NOTHING),
+    ],
+)
+def test_made_hands_count_only_what_the_hole_cards_make(
+    hole: tuple[str, str], board: tuple[str, ...], made: int
+) -> None:
+    assert postflop(hole, board).made == made
+
+
+def test_draws_and_board_texture() -> None:
+    read = postflop(("Ah", "5h"), ("Kh", "9h", "2c"))
+    assert read.flush_draw and read.nut_flush_draw and read.overcards == 1  # the ace
+    assert read.board_suited == 2 and not read.board_paired
+    oesd = postflop(("8c", "9d"), ("Tc", "Js", "2d"))
+    assert oesd.straight_draw == 2 and oesd.overcards == 0
+    gut = postflop(("8c", "9d"), ("Qc", "Js", "2d"))
+    assert gut.straight_draw == 1
+    river = postflop(("Ah", "5h"), ("Kh", "9h", "2c", "3s", "7d"))
+    assert not river.flush_draw and river.straight_draw == 0  # no draws on the river
+
+
+def test_preflop_reads_the_class_equity_table() -> None:
+    assert hand_class(("Kd", "As")) == "AKo" and hand_class(("7h", "7c")) == "77"
+    aces, trash = preflop(("As", "Ad")), preflop(("7c", "2d"))
+    assert aces.pair and aces.equity > 0.8 > 0.4 > trash.equity
+    assert preflop(("Ks", "Qs")).suited and preflop(("Ks", "Qs")).gap == 0
+
+
+def _seats(stacks: dict[str, int]) -> list[dict[str, object]]:
+    cards = {"p-1": ["As", "Ad"], "p-2": ["7c", "2d"], "p-3": ["Kh", "Qh"], "p-4": ["9s", "9d"]}
+    return [
+        {"seat": k + 1, "player_id": p, "stack": s, "bounty": 500, "hole_cards": cards[p]}
+        for k, (p, s) in enumerate(stacks.items())
+    ]
+
+
+def _hand() -> object:
+    # Button seat 1 (p-1); p-2 small blind, p-3 big blind, p-4 first to act.
+    return hand(
+        "h-1",
+        start=0,
+        end=40,
+        seats=_seats({"p-1": 10_000, "p-2": 10_000, "p-3": 10_000, "p-4": 1_200}),
+        actions=[
+            {"street": "preflop", "player_id": "p-2", "action": "post_sb", "amount": 50},
+            {"street": "preflop", "player_id": "p-3", "action": "post_bb", "amount": 100},
+            {"street": "preflop", "player_id": "p-4", "action": "raise", "amount": 300, "to": 300},
+            {"street": "preflop", "player_id": "p-1", "action": "call", "amount": 300},
+            {"street": "preflop", "player_id": "p-2", "action": "fold", "amount": 0},
+            {"street": "preflop", "player_id": "p-3", "action": "call", "amount": 200},
+            {"street": "flop", "player_id": "p-3", "action": "check", "amount": 0},
+            {"street": "flop", "player_id": "p-4", "action": "bet", "amount": 600, "to": 600},
+            {"street": "flop", "player_id": "p-1", "action": "raise", "amount": 1800, "to": 1800},
+            {"street": "flop", "player_id": "p-3", "action": "fold", "amount": 0},
+            {"street": "flop", "player_id": "p-4", "action": "all_in", "amount": 300, "to": 900},
+        ],
+        board=["Ac", "9h", "2s", "5d", "8c"],
+    )
+
+
+def test_a_hand_is_read_decision_by_decision_as_the_players_saw_it() -> None:
+    reading = read_hand(_hand(), {})  # type: ignore[arg-type]
+    ds = reading.decisions
+    assert [(d.player_id, d.street, d.choice) for d in ds] == [
+        ("p-4", 0, AGGRESSIVE),
+        ("p-1", 0, PASSIVE),
+        ("p-2", 0, FOLD),
+        ("p-3", 0, PASSIVE),
+        ("p-3", 1, PASSIVE),  # a check is passive, never a fold
+        ("p-4", 1, AGGRESSIVE),
+        ("p-1", 1, AGGRESSIVE),
+        ("p-3", 1, FOLD),
+        ("p-4", 1, PASSIVE),  # all in for less than the raise: a call
+    ]
+    call = ds[1]
+    assert call.facing and call.aggressor == "p-4" and call.entered == frozenset({"p-4"})
+    x = call.features
+    assert x is not None and len(x) == len(FEATURE_NAMES)
+    # p-1 calls 300 into a pot of 50 + 100 + 300: price 300 / 750.
+    assert x[F["pot_odds"]] == pytest.approx(300 / 750)
+    assert x[F["to_call_bb"]] == pytest.approx(math.log1p(3.0))
+    assert x[F["position"]] == pytest.approx(1.0) and x[F["last_to_act"]] == 1.0
+    assert x[F["preflop_equity"]] > 0.8 and x[F["pocket_pair"]] == 1.0
+    flop_raise = ds[6].features
+    assert flop_raise is not None and flop_raise[F[f"made_{SET}"]] == 1.0
+    assert flop_raise[F["flop"]] == 1.0 and flop_raise[F["was_preflop_aggressor"]] == 0.0
+    short_call = ds[8]
+    assert short_call.features is not None and short_call.features[F["call_is_all_in"]] == 1.0
+    # p-4 covers nobody and is covered by all: a short stack is a head for whoever covers it.
+    assert ds[1].features is not None and ds[1].features[F["head_live"]] == 1.0
+
+
+def test_styles_count_what_the_hand_showed() -> None:
+    reading = read_hand(_hand(), {})  # type: ignore[arg-type]
+    style = Style()
+    for pid in ("p-1", "p-4"):
+        reading.tallies[pid].add_to(style)
+    assert (style.hands, style.vpip, style.pfr) == (2, 2, 1)
+    assert style.post_aggressive == 2 and style.post_calls == 1 and style.faced_bets == 2
+    assert style.faced_opens == 1 and style.three_bets == 0
+    # With no history a player reads as the population.
+    assert Style().features() == PRIOR_STYLE and len(PRIOR_STYLE) == len(STYLE_FEATURES)
+
+
+def test_unknown_hole_cards_give_context_but_no_model_input() -> None:
+    event = _hand()
+    blind = hand(
+        "h-2",
+        start=0,
+        end=40,
+        seats=[
+            {**s, "hole_cards": None}
+            for s in _seats(dict.fromkeys(("p-1", "p-2", "p-3", "p-4"), 10_000))
+        ],
+        actions=[a.model_dump() for a in event.actions],  # type: ignore[attr-defined]
+    )
+    reading = read_hand(blind, {})
+    assert len(reading.decisions) == 9 and all(d.features is None for d in reading.decisions)
+
+
+def test_the_shipped_model_loads_and_predicts_probabilities() -> None:
+    model = model_at()
+    reading = read_hand(_hand(), {})  # type: ignore[arg-type]
+    rows = np.asarray([d.features for d in reading.decisions], dtype=np.float64)
+    p = model.probabilities(rows)
+    assert p.shape == (9, 3) and np.allclose(p.sum(axis=1), 1.0)
+    # aces facing a raise in position are not folded by an honest player
+    assert p[1, FOLD] < 0.2
+
+
+def test_a_model_for_other_features_is_refused(tmp_path: Path) -> None:
+    shipped = Path(__file__).resolve().parents[2] / "detectors" / "play" / "models"
+    (tmp_path / "honest_play.npz").write_bytes((shipped / "honest_play.npz").read_bytes())
+    manifest = json.loads((shipped / "honest_play.json").read_text())
+    manifest["features"] = manifest["features"][:-1]
+    (tmp_path / "honest_play.json").write_text(json.dumps(manifest))
+    with pytest.raises(PlayModelError, match="other features"):
+        load_model(tmp_path / "honest_play.npz", tmp_path / "honest_play.json")
+    (tmp_path / "broken.npz").write_bytes(b"not an archive")
+    with pytest.raises(PlayModelError, match="cannot load"):
+        load_model(tmp_path / "broken.npz", tmp_path / "honest_play.json")
