@@ -13,14 +13,16 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from railbird.sim import cash_negatives
 from railbird.sim.agenda import Agenda
+from railbird.sim.cash_pairs import PairPolicy, PairScheme, pair_intensity
 from railbird.sim.config import SimConfig
 from railbird.sim.players import Player, new_player
 from railbird.sim.positional_players import assign_family
 from railbird.sim.stream import Ids, Item, Outbox, fmt_ms
 from railbird.sim.table import TableRun
 from railbird.sim.table_view import HandResult
-from railbird.sim.teams import PairPolicy, Team
+from railbird.sim.teams import Team
 
 MIN_HANDS = 10  # the house rule: leaving before this many hands (and after one) refuses
 EXCLUDED_FORMATS = frozenset({"rush_and_cash", "all_in_or_fold"})
@@ -54,7 +56,10 @@ class CashRun:
         end_ms: int,
         pairs: list[str],
         visits: list[Visit] | None = None,
+        modes: list[str] | None = None,
     ) -> None:
+        """`pairs`: the categories of the pairs seated here; `modes`: their modes (default:
+        today's, "fold" and "heads_up"; see `sim.cash_pairs`)."""
         self.cfg, self.ids, self.end_ms = cfg, ids, end_ms
         self.out = Outbox(ids)
         table_id = ids.table()
@@ -66,6 +71,7 @@ class CashRun:
             bust=self._depart,
             visit=self._visit,
             give_up=self._give_up,
+            friend_chat=self._friend_chat,
         )
         self.bb = cash_big_blind(cfg, index)
         self.table_format = cash_table_format(cfg, index)
@@ -90,16 +96,23 @@ class CashRun:
         elif self.table_format == "ring":
             self.table.extra = {}
         self.teams: list[Team] = []
+        self.schemes: list[PairScheme] = []
         for k, category in enumerate(pairs):
             members = [self._new_player() for _ in range(2)]
             team = Team(
                 category,
                 members,
-                cfg.team_intensity,
+                pair_intensity(cfg, index, k),
                 None,
                 random.Random(f"{cfg.seed}:cash:{index}:pair{k}"),
             )
             self.teams.append(team)
+            default = "heads_up" if category == "soft_play" else "fold"
+            scheme = PairScheme(
+                modes[k] if modes else default,
+                random.Random(f"{cfg.seed}:cash:{index}:pair{k}:mode"),
+            )
+            self.schemes.append(scheme)
             roles = ("soft", "soft") if category == "soft_play" else ("dumper", "receiver")
             for member, role in zip(members, roles, strict=True):
                 member.team = team
@@ -108,7 +121,18 @@ class CashRun:
                     member,
                     seat,
                     start_ms - rng.randint(1_000, 60_000),
-                    PairPolicy(member, team, role),
+                    PairPolicy(member, team, role, scheme),
+                )
+        self.shared_hands = [0] * len(self.teams)
+        self.negative: cash_negatives.CashNegative | None = None
+        if cfg.cash_hard_negatives:
+            # One kind per table in turn, the turn shifted by the seed so that a day's pairs
+            # (pair k sits at table k) do not always share a table with the same kind.
+            kind = cash_negatives.KINDS[(index + cfg.seed) % len(cash_negatives.KINDS)]
+            self.negative = cash_negatives.place(kind, cfg, self.table, self.bb, index, start_ms)
+            if self.negative is not None and kind == "friends":
+                self.agenda.add(
+                    start_ms + self.negative.rng.randint(30_000, 120_000), "friend_chat", None
                 )
         while len(self.table.seats) < cfg.cash_table_size - rng.randint(0, 1):
             self._sit(self._new_player(), start_ms - rng.randint(1_000, 300_000))
@@ -118,6 +142,12 @@ class CashRun:
         ]
         for visit in visits or ():
             self.agenda.add(visit.arrive_ms, "visit", (visit, 0))
+
+    def _friend_chat(self, ms: int, _: None) -> None:
+        """Friends (a hard negative) chat in private every minute or few while both sit."""
+        negative = self.negative
+        if negative is not None and negative.chat(self.out, self.table, ms):
+            self.agenda.add(ms + negative.rng.randint(40_000, 240_000), "friend_chat", None)
 
     def _new_player(self) -> Player:
         p = assign_family(new_player(self.ids.player(), self.rng), self.cfg)
@@ -191,8 +221,9 @@ class CashRun:
                             end + self.rng.randint(60_000, 240_000), "sit_in", other, token
                         )
             elif visit.mode == "last_one":
+                stay = {p.pid for p in self.negative.players} if self.negative else set()
                 for other in list(self.table.seats.values()):
-                    if other is not player and other.team is None:
+                    if other is not player and other.team is None and other.pid not in stay:
                         self.agenda.add(end + 300, "depart", other)
             self.agenda.add(end + self.rng.randint(800, 2_000), "depart", player)
             self.visitors[pid] = (visit, player)  # still seated until the depart fires
@@ -247,11 +278,19 @@ class CashRun:
                 self._step()
             pending = agenda.next_ms()
             yield from out.release(table.clock if pending is None else min(table.clock, pending))
-        for team in self.teams:
+        last = max(table.last_ended, table.clock)
+        for team, scheme, shared in zip(self.teams, self.schemes, self.shared_hands, strict=True):
             record = team.truth()
             record["first_violation_ts"] = fmt_ms(team.first_ms) if team.first_ms else None
             record["table_id"] = table.table_id
-            out.truth(max(table.last_ended, table.clock), record)
+            record["mode"] = scheme.mode
+            if team.category == "chip_dumping":  # seated and given their roles in this order
+                record["donor"], record["receiver"] = (m.pid for m in team.members)
+            record["mode_acts"] = scheme.mode_acts(team.hand_ids)
+            record["shared_hands"] = shared
+            out.truth(last, record)
+        if self.negative is not None:
+            out.truth(last, self.negative.truth(table.table_id))
         yield from out.drain()
 
     def _step(self) -> None:
@@ -261,6 +300,12 @@ class CashRun:
             table.clock += 10_000
             return
         end = table.last_ended
+        dealt = {s["player_id"] for s in result.hand["seats"]}
+        for k, team in enumerate(self.teams):
+            self.shared_hands[k] += team.ids <= dealt
+        if self.negative is not None:
+            self.negative.observe(result)
+            self.negative.refill(table, self.bb, end)
         for p in list(table.seats.values()):
             if p.stack > 0:
                 continue

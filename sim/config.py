@@ -101,6 +101,22 @@ class SimConfig:
     sitout_planning_chat: float = 0.4  # chance an episode is preceded by a planning message
     chip_dump_pairs: int = 1  # across cash tables
     soft_play_pairs: int = 1  # across cash tables
+    # Cash pairs' modes (`sim.cash_pairs`): chip-dumping pair k of the day plays
+    # cash_dump_modes[k % len], "fold" (bet into the receiver, fold to its raise), "showdown"
+    # (the pair sees each other's cards: the donor calls down while the receiver is ahead and
+    # gives up when it is behind), "bluff" (the donor bets big, mostly on the river, into the
+    # receiver's better hand) or "mixed" (one of the three per hand); soft pair k plays
+    # cash_soft_modes[k % len], "heads_up" (check it down heads-up) or "multiway" (also never a
+    # bet or raise into the partner with others in). Empty: "fold" and "heads_up", as before.
+    cash_dump_modes: tuple[str, ...] = ()
+    cash_soft_modes: tuple[str, ...] = ()
+    # When set, each cash pair draws its intensity uniformly from this range (else
+    # team_intensity), so one day holds blatant pairs and pairs of a handful of acts.
+    cash_intensity_range: tuple[float, float] | None = None
+    # Honest cash play that looks like collusion, one kind per table in turn, labelled in the
+    # truth (`sim.cash_negatives`): regulars side by side, a short stack shoving into a deep
+    # one, bad luck against one winner, friends chatting in private.
+    cash_hard_negatives: bool = False
     # Hard negatives: legitimate behaviour that looks like a violation.
     hard_negatives: bool = True
     break_sit_out_share: float = 0.35  # clients that sit out when a scheduled break starts

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 import orjson
 
+from railbird.sim.cash_pairs import pair_mode
 from railbird.sim.cash_table import CashRun, Visit, cash_big_blind, cash_table_format
 from railbird.sim.config import SimConfig
 from railbird.sim.lobby import lobby_stream
@@ -52,13 +53,16 @@ def _streams(config: SimConfig) -> list[Iterator[Item]]:
         bounty = config.bounty_share > 0 and (k == 0 or rng.random() < config.bounty_share)
         streams.append(TournamentRun(config, ids, begin, end, bounty).run())
     pairs: list[list[str]] = [[] for _ in range(config.cash_tables)]
+    modes: list[list[str]] = [[] for _ in range(config.cash_tables)]  # each pair's mode
     if config.cash_tables:
-        slots = ["chip_dumping"] * config.chip_dump_pairs + ["soft_play"] * config.soft_play_pairs
-        for k, category in enumerate(slots):
+        slots = [("chip_dumping", k) for k in range(config.chip_dump_pairs)]
+        slots += [("soft_play", k) for k in range(config.soft_play_pairs)]
+        for k, (category, nth) in enumerate(slots):
             pairs[k % config.cash_tables].append(category)
+            modes[k % config.cash_tables].append(pair_mode(config, category, nth))
     visits = plan_visits(config, ids, start, end, pairs)
     for k in range(config.cash_tables):
-        streams.append(CashRun(config, ids, k, start, end, pairs[k], visits[k]).run())
+        streams.append(CashRun(config, ids, k, start, end, pairs[k], visits[k], modes[k]).run())
     streams.append(lobby_stream(config, ids, start, end))
     return streams
 

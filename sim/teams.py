@@ -286,37 +286,3 @@ def _capped(view: DecisionView, target: int) -> tuple[Move, int]:
     if target > view.max_raise_to * 0.5:
         return passive_move(view, view.to_call * 3 < view.stack)
     return raise_move(view, target)
-
-
-class PairPolicy:
-    """Soft play (never fight the partner) or chip dumping (pass chips to the receiver)."""
-
-    __slots__ = ("base", "role", "team")
-
-    def __init__(self, player: Player, team: Team, role: str) -> None:
-        self.base = honest_policy(player)
-        self.team = team
-        self.role = role  # "soft" | "dumper" | "receiver"
-
-    def decide(self, view: DecisionView, rng: random.Random) -> tuple[Move, int]:
-        team = self.team
-        ids = team.ids
-        live = [o for o in view.opponents if not o.folded]
-        heads_up = len(live) == 1 and live[0].player_id in ids and not live[0].all_in
-        if not heads_up or not team.colludes(view.hand_id):
-            return self.base.decide(view, rng)
-        team.acted(view.hand_id)
-        if self.role == "soft":
-            return passive_move(
-                view,
-                strength.postflop(view.hole_cards, view.board) > 0.5
-                if view.board
-                else strength.preflop(view.hole_cards) > 0.6,
-            )
-        if self.role == "dumper":
-            if view.to_call > 0 and _raises(view)[-1:] == [live[0].player_id]:
-                return "fold", 0  # the receiver raised: give up what is in
-            return raise_move(view, max(view.min_raise_to, view.pot))
-        if view.to_call > 0:
-            return raise_move(view, view.to_call * 3 + view.pot)
-        return "check", 0
