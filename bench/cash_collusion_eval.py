@@ -81,7 +81,8 @@ class DayResult:
     hands: int = 0
     players: int = 0
     honest_players: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # in the detectors
+    sim_seconds: float = 0.0  # simulating (or re-reading) and decoding the day
     truth: list[dict[str, Any]] = field(default_factory=list)  # true pairs
     negatives: list[dict[str, Any]] = field(default_factory=list)  # cash hard negatives
     flags: list[dict[str, Any]] = field(default_factory=list)
@@ -166,6 +167,7 @@ def run_day(job: tuple[int, float | None, argparse.Namespace]) -> DayResult:
     seats_of: list[frozenset[str]] = []
     heads_up_flops: Counter[frozenset[str]] = Counter()
     first: dict[str, dict[str, Any]] = {}  # flag id -> the flag as first raised
+    began_day = time.perf_counter()
     for kind, record in _records(cfg, Path(args.cache) if args.cache else None):
         if kind == "truth":
             truth.append(record)
@@ -197,6 +199,7 @@ def run_day(job: tuple[int, float | None, argparse.Namespace]) -> DayResult:
                 "day_hands": len(seats_of),
                 "summary": as_dict["explanation"],
             }
+    day.sim_seconds = time.perf_counter() - began_day - day.seconds
     day.flags = list(first.values())
     day.truth = [t for t in truth if t.get("category") in CATEGORIES]
     day.negatives = [t for t in truth if t.get("hard_negative") in KINDS]
@@ -317,6 +320,7 @@ def score(days: list[DayResult], min_flops: int) -> dict[str, Any]:
         "hands": sum(d.hands for d in days),
         "honest_players": honest,
         "detector_seconds": round(sum(d.seconds for d in days), 1),
+        "simulate_seconds": round(sum(d.sim_seconds for d in days), 1),
     }
     for category in CATEGORIES:
         mine = [p for p in pairs if p.truth["category"] == category]
@@ -373,6 +377,7 @@ def _recall_table(pairs: list[PairOutcome], key: Any) -> dict[str, dict[str, Any
         table.setdefault(category, {})[group] = {
             "recall": _rate(found, len(members)),
             "pairs_found": f"{found}/{len(members)}",
+            "median_acts": _median([int(p.truth["acts"]) for p in members]),
             "median_moves": _median([int(p.truth.get("moves", 0)) for p in members]),
             "median_shared_hands": _median([int(p.truth["shared_hands"]) for p in members]),
         }
@@ -408,24 +413,27 @@ def _negatives(days: list[DayResult], flags: list[dict[str, Any]]) -> dict[str, 
         for n in d.negatives:
             row = kinds.setdefault(
                 n["hard_negative"],
-                {"instances": 0, "flagged": Counter(), "touched": 0, "shared_hands": []},
+                {"instances": 0, "flagged": Counter(), "touched": 0, "shared_hands": [], "lost": 0},
             )
             row["instances"] += 1
             row["shared_hands"].append(n["shared_hands"])
+            row["lost"] += n.get("lost_to_winner", 0) > 0
     for f in flags:
         for kind in f["hard_negatives"]:
             kinds[kind]["flagged"][f["category"]] += 1
         for kind in f["touches"]:
             kinds[kind]["touched"] += 1
-    return {
-        kind: {
+    report: dict[str, dict[str, Any]] = {}
+    for kind, row in sorted(kinds.items()):
+        report[kind] = {
             "instances": row["instances"],
             "flagged": dict(row["flagged"]),
             "flags_touching_one_of_them": row["touched"],
             "median_shared_hands": _median(row["shared_hands"]),
         }
-        for kind, row in sorted(kinds.items())
-    }
+        if kind == "bad_luck_against_winner":  # how often the bad luck really happened
+            report[kind]["loser_lost_to_winner"] = f"{row['lost']}/{row['instances']}"
+    return report
 
 
 def misses(days: list[DayResult]) -> list[str]:
@@ -444,7 +452,8 @@ def render(report: dict[str, Any]) -> str:
     """The report as Markdown tables, ready for docs/."""
     lines = [
         f"{report['days']} days, {report['hands']:,} hands, {report['honest_players']:,} "
-        f"honest players, detectors {report['detector_seconds']} s",
+        f"honest players; simulating {report['simulate_seconds']} s, detectors "
+        f"{report['detector_seconds']} s",
         "",
     ]
     head = [k for k in report[CATEGORIES[0]] if k != "flags"]
@@ -459,14 +468,15 @@ def render(report: dict[str, Any]) -> str:
             "",
             f"Recall {title.replace('_', ' ')}:",
             "",
-            "| category | group | recall | found | median moves | median shared hands |",
-            "|---|---|---|---|---|---|",
+            "| category | group | recall | found | median acts | median moves "
+            "| median shared hands |",
+            "|---|---|---|---|---|---|---|",
         ]
         for category, groups in report[title].items():
             for group, row in groups.items():
                 lines.append(
                     f"| {category} | {group} | {row['recall']} | {row['pairs_found']} | "
-                    f"{row['median_moves']} | {row['median_shared_hands']} |"
+                    f"{row['median_acts']} | {row['median_moves']} | {row['median_shared_hands']} |"
                 )
     for category, rows in report["surface"].items():
         columns = [*(f"within {n}" for n in WITHIN), "at all"]
@@ -486,13 +496,18 @@ def render(report: dict[str, Any]) -> str:
         lines += [
             "",
             "| hard negative | instances | flagged as a pair | flags touching one | "
-            "median shared hands |",
-            "|---|---|---|---|---|",
+            "median shared hands | note |",
+            "|---|---|---|---|---|---|",
         ]
         for kind, row in report["hard_negatives"].items():
+            note = (
+                f"the loser lost to the winner at {row['loser_lost_to_winner']}"
+                if "loser_lost_to_winner" in row
+                else ""
+            )
             lines.append(
                 f"| {kind} | {row['instances']} | {row['flagged'] or 0} | "
-                f"{row['flags_touching_one_of_them']} | {row['median_shared_hands']} |"
+                f"{row['flags_touching_one_of_them']} | {row['median_shared_hands']} | {note} |"
             )
     return "\n".join(lines) + "\n"
 

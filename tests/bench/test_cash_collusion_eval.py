@@ -61,6 +61,12 @@ def made_day() -> Any:
             "shared_hands": 300,
         },
         {"hard_negative": "friends", "player_ids": ["p-22", "p-23"], "shared_hands": 200},
+        {
+            "hard_negative": "bad_luck_against_winner",
+            "player_ids": ["p-24", "p-25"],
+            "shared_hands": 250,
+            "lost_to_winner": 5_000,
+        },
     ]
     day.flags = [
         flag("chip_dumping", ["p-1", "p-2"]),
@@ -90,12 +96,14 @@ def test_the_scores_are_plain_arithmetic_over_pairs_flags_and_negatives() -> Non
         "fold": {
             "recall": 1.0,
             "pairs_found": "1/1",
+            "median_acts": 10,
             "median_moves": 40,
             "median_shared_hands": 420,
         },
         "showdown": {
             "recall": 0.0,
             "pairs_found": "0/1",
+            "median_acts": 10,
             "median_moves": 3,
             "median_shared_hands": 150,
         },
@@ -113,6 +121,13 @@ def test_the_scores_are_plain_arithmetic_over_pairs_flags_and_negatives() -> Non
         },
     }
     assert report["hard_negatives"] == {
+        "bad_luck_against_winner": {
+            "instances": 1,
+            "flagged": {},
+            "flags_touching_one_of_them": 0,
+            "median_shared_hands": 250,
+            "loser_lost_to_winner": "1/1",
+        },
         "friends": {
             "instances": 1,
             "flagged": {},
@@ -127,8 +142,8 @@ def test_the_scores_are_plain_arithmetic_over_pairs_flags_and_negatives() -> Non
         },
     }
     markdown = EVAL.render(report)
-    assert "| chip_dumping | fold | 1.0 | 1/1 | 40 | 420 |" in markdown
-    assert "| regulars_side_by_side | 1 | {'soft_play': 1} | 0 | 300 |" in markdown
+    assert "| chip_dumping | fold | 1.0 | 1/1 | 10 | 40 | 420 |" in markdown
+    assert "| regulars_side_by_side | 1 | {'soft_play': 1} | 0 | 300 |  |" in markdown
     assert EVAL.misses([made_day()])[0].startswith("seed=1 chip_dumping mode=showdown")
 
 
@@ -145,8 +160,9 @@ def test_a_varied_day_runs_end_to_end_and_is_re_read_from_the_cache(
     assert EVAL.main(argv) == 0
     again = json.loads(capsys.readouterr().out)
     assert [f.stat().st_mtime_ns for f in sorted(tmp_path.iterdir())] == stamps  # not rewritten
-    first.pop("detector_seconds")
-    again.pop("detector_seconds")
+    for timing in ("detector_seconds", "simulate_seconds"):
+        first.pop(timing)
+        again.pop(timing)
     assert again == first
     assert first["days"] == 1 and first["hands"] > 100
     assert {kind: row["instances"] for kind, row in first["hard_negatives"].items()} == {
