@@ -67,6 +67,9 @@ class Totals:
     hard_negative_flags: dict[str, int] = field(default_factory=dict)
     honest_players: int = 0
     missed: list[str] = field(default_factory=list)  # teams not found by play, for `--misses`
+    # Bounty teams that shared SHARED_HANDS+ hands with their target: (tactic, deviating
+    # moves, hands shared with the target, found by play), for `--surface`.
+    cells: list[tuple[str, int, int, bool]] = field(default_factory=list)
     events: int = 0
     seconds: float = 0.0
 
@@ -110,6 +113,7 @@ def _config(seed: int, intensities: tuple[float, ...], args: argparse.Namespace)
         bounty_share=1.0,
         team_intensities=intensities,
         bounty_tactics=tuple(args.tactics),
+        positional_share=args.positional_share,
         **(WILD if args.wild else {}),
     )
 
@@ -123,6 +127,8 @@ def _records(cfg: SimConfig, cache: Path | None) -> Iterator[tuple[str, dict[str
         tag += "_" + ",".join(cfg.bounty_tactics)
     if cfg.team_intensity_range is not None:
         tag += "_wild"
+    if cfg.positional_share:
+        tag += f"_pos{cfg.positional_share:g}"
     stem = cache / f"s{cfg.seed}_{tag}_{cfg.hours}_{cfg.players_per_tournament}x{cfg.tournaments}"
     events, truth = stem.with_suffix(".events.jsonl"), stem.with_suffix(".truth.jsonl")
     if not (events.exists() and truth.exists()):
@@ -140,7 +146,8 @@ def run_day(job: tuple[int, tuple[float, ...], argparse.Namespace]) -> dict[str,
     """Simulate (or re-read) one day and scan it; flags come back as plain dicts."""
     seed, intensities, args = job
     cfg = _config(seed, intensities, args)
-    pipeline = Pipeline(build_detectors(only=DETECTORS))
+    settings = {"bounty_collusion": {"model_dir": args.model}} if args.model else {}
+    pipeline = Pipeline(build_detectors(overrides=settings, only=DETECTORS))
     flags: dict[str, dict[str, Any]] = {}
     truth: list[dict[str, Any]] = []
     hand_times: dict[str, datetime] = {}
@@ -211,7 +218,7 @@ def score_day(day: dict[str, Any], totals: Totals) -> None:
         s = totals.score(cat, intensity)
         s.flags += 1
         s.true_flags += 1
-        if hits and kind == "bounty_targeting":
+        if hits and kind == "play_against_model":
             team = teams[hits[0]]
             s.target_checked += 1
             wanted = set(team.get("targets") or [team.get("target")])
@@ -226,12 +233,22 @@ def score_day(day: dict[str, Any], totals: Totals) -> None:
         eligible = team.get("target_hands", SHARED_HANDS) >= SHARED_HANDS
         s.eligible += eligible
         s.eligible_found += eligible and k in first_play
+        if eligible and team["category"] == "bounty_collusion":
+            totals.cells.append(
+                (
+                    str(team.get("tactic", "")),
+                    int(team.get("moves", -1)),
+                    int(team.get("target_hands", 0)),
+                    k in first_play,
+                )
+            )
         if k not in first_play:
             totals.missed.append(
                 f"{day['day']} {team['category']} intensity={team['intensity']} "
                 f"{team.get('tactic', '')} "
                 f"{team.get('tournament_id')} players={','.join(team['player_ids'])} "
                 f"target={team.get('target')} shared_hands={team.get('target_hands')} "
+                f"moves={team.get('moves')} "
                 f"by_chat={k in first_flag}"
             )
             continue
@@ -246,6 +263,45 @@ def score_day(day: dict[str, Any], totals: Totals) -> None:
 
 def _median(values: list[float] | list[int]) -> float | None:
     return round(float(sorted(values)[len(values) // 2]), 1) if values else None
+
+
+MOVES_BUCKETS = ((0, 15), (15, 30), (30, 60), (60, 10**9))
+SHARED_BUCKETS = ((30, 60), (60, 120), (120, 10**9))
+
+
+def _bucket(value: int, buckets: tuple[tuple[int, int], ...]) -> str:
+    for low, high in buckets:
+        if low <= value < high:
+            return f"{low}-{high - 1}" if high < 10**9 else f"{low}+"
+    return "?"
+
+
+def surface(totals: Totals) -> list[str]:
+    """Recall by play per tactic, then over deviating moves x hands shared with the target:
+    how much a team must do, and for how long, before it is found."""
+    lines = ["| tactic | teams | found by play | recall |", "|---|---|---|---|"]
+    tactics = sorted({c[0] for c in totals.cells})
+    for tactic in tactics:
+        cells = [c for c in totals.cells if c[0] == tactic]
+        found = sum(c[3] for c in cells)
+        lines.append(f"| {tactic or '-'} | {len(cells)} | {found} | {found / len(cells):.2f} |")
+    found = sum(c[3] for c in totals.cells)
+    if totals.cells:
+        lines.append(f"| all | {len(totals.cells)} | {found} | {found / len(totals.cells):.2f} |")
+    lines += ["", "| deviating moves \\ hands shared with the target | "
+              + " | ".join(_bucket(b[0], SHARED_BUCKETS) for b in SHARED_BUCKETS) + " |",
+              "|---|" + "---|" * len(SHARED_BUCKETS)]  # fmt: skip
+    for moves in MOVES_BUCKETS:
+        row = [_bucket(moves[0], MOVES_BUCKETS)]
+        for shared in SHARED_BUCKETS:
+            cells = [
+                c
+                for c in totals.cells
+                if moves[0] <= c[1] < moves[1] and shared[0] <= c[2] < shared[1]
+            ]
+            row.append(f"{sum(c[3] for c in cells)}/{len(cells)}" if cells else "-")
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
 
 
 def report(totals: Totals, seeds: list[int]) -> list[dict[str, Any]]:
@@ -308,6 +364,18 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object per line")
     parser.add_argument("--misses", action="store_true", help="list the teams not found by play")
     parser.add_argument(
+        "--positional-share",
+        type=float,
+        default=0.0,
+        help="share of players of the simulator's second honest family (the style mix)",
+    )
+    parser.add_argument("--model", help="honest-decision model directory (default: shipped)")
+    parser.add_argument(
+        "--surface",
+        action="store_true",
+        help="recall by play per tactic, and over deviating moves x hands shared with the target",
+    )
+    parser.add_argument(
         "--tactics",
         nargs="+",
         default=[],
@@ -336,6 +404,8 @@ def main() -> None:
         print(line)
     if args.misses:
         print("\n".join(f"missed: {m}" for m in totals.missed))
+    if args.surface:
+        print("\n".join(surface(totals)))
 
 
 if __name__ == "__main__":
