@@ -99,6 +99,15 @@ class SimConfig:
     friend_pairs_per_tournament: int = 0
     sitout_opportunity_minutes: float = 6.0
     sitout_planning_chat: float = 0.4  # chance an episode is preceded by a planning message
+    # Sit-out variety (`sim.sitout_variety`; empty/None: the default teams, byte-identical days).
+    # Sit-out team k goes away by sitout_away[k % len] ("sit_out", "disconnect", "timeout" then
+    # the site's sit-out, or "mixed" per member), its members' onsets spread over up to
+    # sitout_lags_s[k % len] seconds (3 s by default); its members also sit out alone this
+    # often; and with independent returns each member comes back on its own.
+    sitout_away: tuple[str, ...] = ()
+    sitout_lags_s: tuple[float, ...] = ()
+    sitout_member_lone_per_hour: float | None = None
+    sitout_independent_returns: bool = False
     chip_dump_pairs: int = 1  # across cash tables
     soft_play_pairs: int = 1  # across cash tables
     # Cash pairs' modes (`sim.cash_pairs`): chip-dumping pair k of the day plays
@@ -120,6 +129,11 @@ class SimConfig:
     # Hard negatives: legitimate behaviour that looks like a violation.
     hard_negatives: bool = True
     break_sit_out_share: float = 0.35  # clients that sit out when a scheduled break starts
+    break_sit_out_spread_s: float = 25.0  # ... within this long after it starts
+    # Shapes of mass disconnects, one drawn per incident (`sim.sitout_variety.MASS_SHAPES`):
+    # "burst" (the default's), "rolling" (table after table over 1-3 minutes), "table" (one
+    # table's players, again and again). Empty: the default burst.
+    mass_drop_shapes: tuple[str, ...] = ()
     mass_disconnects_per_tournament: int = 1
     railbirds_per_table: float = 0.5  # expected observers chatting at a table
     # Share of players who play `positional_players.PositionalPolicy` instead of the classic

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from railbird.sim import influence_lines, violations
+from railbird.sim import influence_lines, sitout_variety, violations
 from railbird.sim.players import Style
 from railbird.sim.table import TableRun
 from railbird.sim.teams import Team
@@ -45,6 +45,8 @@ def make_teams(run: TournamentRun, bounty: bool) -> list[Team]:
             )
             for m in members:
                 m.team, m.toxic = team, False
+            if category == "coordinated_sit_out":
+                sitout_variety.style_team(team, k, cfg)
             if category == "bounty_collusion" and cfg.bounty_tactics:
                 team.tactic = cfg.bounty_tactics[k % len(cfg.bounty_tactics)]
                 team.tactics = tuple(team.tactic.split("+"))

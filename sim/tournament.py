@@ -18,6 +18,7 @@ from railbird.sim import (
     chat_lines,
     influence_lines,
     seating,
+    sitout_variety,
     team_setup,
     tourney_chat,
 )
@@ -149,6 +150,8 @@ class TournamentRun:
             record = team.truth()
             record["first_violation_ts"] = fmt_ms(team.first_ms) if team.first_ms else None
             record["message_ids"] = team.message_ids
+            if team.category == "coordinated_sit_out" and team.tactic:
+                record["sitout_style"] = team.tactic
             out.truth(last, record)
         for hard in self._hard_negative_truth():
             out.truth(last, hard)
@@ -287,13 +290,16 @@ class TournamentRun:
                 )
                 at = ms + rng.randint(15_000, 60_000)
             span = rng.randint(60_000, 300_000)
-            self._episode(
-                team,
-                here,
-                ("sit_out", "sit_in"),
-                (at, at + 3_000),
-                (at + span - 8_000, at + span + 8_000),
-            )
+            if team.tactic:  # the day's sit-out variety
+                sitout_variety.episode(self, team, here, at, span)
+            else:
+                self._episode(
+                    team,
+                    here,
+                    ("sit_out", "sit_in"),
+                    (at, at + 3_000),
+                    (at + span - 8_000, at + span + 8_000),
+                )
         gap = cfg.sitout_opportunity_minutes * 60_000 * rng.uniform(0.6, 1.4)
         self.agenda.add(ms + int(gap), "team_sitout", team)
 
@@ -307,12 +313,15 @@ class TournamentRun:
             "scheduled_break",
             chosen,
             ("sit_out", "sit_in"),
-            (begin, begin + 25_000),
+            (begin, begin + int(self.cfg.break_sit_out_spread_s * 1000)),
             (end - 30_000, end + 15_000),
         )
         self.agenda.add(end + 16_000, "report", (token, begin, end + 15_000))
 
     def _mass_drop(self, ms: int, _: None) -> None:
+        if self.cfg.mass_drop_shapes:
+            sitout_variety.mass_drop(self, ms)
+            return
         chosen = [p for p in self._seated() if self.rng.random() < self.rng.uniform(0.3, 0.5)]
         token = self._episode(
             "mass_disconnect",
