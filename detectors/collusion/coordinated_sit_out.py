@@ -1,28 +1,34 @@
-"""Flags players whose sit-out onsets in one tournament coincide more often than chance allows.
+"""Flags players who go away together, again and again, more often than their own habits allow.
 
-House policy lets one player sit out but forbids two or more agreeing to sit out together, at
-one table or several. Each onset waits `mass_window` before it counts, so we know whether it
-was part of a mass event (a scheduled break, a network incident): those are dropped, because
-many players leaving at once is not a pair agreeing to. A pair is tested (see `statistics`)
-only when one of its onsets coincides with the other's, so the work per event stays small
-however many players the tournament has; the pairs' p-values are adjusted by Benjamini-Hochberg
-over every pair the field could form (false-discovery control: a team beside other teams is not
-asked to beat every pair alone, as Bonferroni asked). Planning chat between the two lowers
-nothing statistically; it raises the severity, and on its own (a private message) gives a
-low-severity flag.
+House policy lets one player sit out but forbids two or more agreeing to be away at the same
+time, at one table or several. What is paired is each player's away *onsets* (sitting out,
+disconnecting or timing out; `away_onsets`): crowds (breaks, network waves, a table dropping)
+and onsets of eliminated or departed players are dropped before any pairing.
 
-State is keyed by tournament id (chat plans by sender id). Caveat for Kafka: table events are
-partitioned by table, and a tournament's tables span partitions, so a worker only sees the
-coincidences among its own tables unless table events are re-keyed by tournament first.
+A pair is tested when one of its onsets lands near the other's, so the work per event stays
+small however large the field. The null keeps each player's own count of lone onsets over the
+time both were present and places them independently; where the whole field was away more than
+usual (a wave too thin to be a crowd) the expected count rises with it. The coincidences are
+counted in each of several windows (a team that leaves "together" may be seconds or half a
+minute apart), each window with its own Poisson null, and the best window pays for the scan
+(Bonferroni over the windows). A pair needs at least `min_coincidences` in that window. The
+p-values are adjusted by Benjamini-Hochberg over the pairs at risk: present players with enough
+lone onsets to form such a pair. Planning chat between the two lowers the bar; on its own (a
+private message) it gives a low-severity flag with the same identity as the later flag from
+play (`planning_chat.group_key`).
+
+State is keyed by tournament id (chat plans by sender id), so every table of a tournament is
+seen together; the verdicts depend only on event times, never the wall clock.
 """
 
 from __future__ import annotations
 
-import math
+import bisect
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import ClassVar
 
+from railbird.detectors.collusion.away_onsets import AwayLedger, AwayRules, Onset
 from railbird.detectors.collusion.planning_chat import (
     group_key,
     is_sitout_plan,
@@ -32,54 +38,50 @@ from railbird.detectors.collusion.planning_chat import (
 )
 from railbird.detectors.collusion.statistics import (
     benjamini_hochberg,
-    bonferroni,
     candidate_pairs,
-    expected_coincidences,
+    matched_coincidences,
     poisson_tail,
 )
-from railbird.detectors.events import AnyEvent, ChatEvent, TableEvent
+from railbird.detectors.detector import Keying
+from railbird.detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
 from railbird.detectors.findings import Evidence, Finding, Severity
 from railbird.detectors.state import State
 
-_AWAY = frozenset({"sit_out", "disconnect"})
-
-
-@dataclass(slots=True)
-class _Onset:
-    ts: datetime
-    player_id: str
-    event_id: str
-    table_id: str
-    action: str
-    mass: bool | None = None  # None until mass_window has passed
+Pair = tuple[str, str]
 
 
 @dataclass(slots=True)
 class _Tournament:
-    start: datetime
-    pending: list[_Onset] = field(default_factory=list)  # onsets still within mass_window
-    recent: list[_Onset] = field(default_factory=list)  # settled onsets, last mass_window
-    counts: dict[str, int] = field(default_factory=dict)  # settled non-mass sit-outs per player
-    first_seen: dict[str, datetime] = field(default_factory=dict)
-    mass_onsets: int = 0
-    lone_disconnects: int = 0
-    pairs: dict[tuple[str, str], list[tuple[_Onset, _Onset]]] = field(default_factory=dict)
-    p_values: dict[tuple[str, str], float] = field(default_factory=dict)  # last p per tested pair
-    flagged: set[tuple[str, str]] = field(default_factory=set)
+    ledger: AwayLedger
+    p_values: dict[Pair, float] = field(default_factory=dict)  # last scan p per tested pair
+    flagged: set[Pair] = field(default_factory=set)
+
+
+@dataclass(frozen=True, slots=True)
+class _Test:
+    """A pair's best window: what the flag reports."""
+
+    window: float
+    matches: tuple[tuple[Onset, Onset], ...]
+    expected: float
+    p_value: float
+    p_scan: float
+    onsets: tuple[int, int]
+    exposure: float
 
 
 @dataclass(frozen=True, slots=True)
 class CoordinatedSitOut:
     name: ClassVar[str] = "coordinated_sit_out"
-    scope: ClassVar[str] = "site"  # state keyed by tournament or player: sees every table
-    window: timedelta = timedelta(seconds=5)  # onsets this close coincide
-    mass_window: timedelta = timedelta(seconds=10)  # +- this, more than the limit away = mass
-    mass_players: int = 5
-    min_coincidences: int = 3
-    alpha: float = 0.01  # false-discovery rate, Benjamini-Hochberg over candidate pairs
-    alpha_with_plan: float = 0.05
-    min_exposure: timedelta = timedelta(minutes=10)  # floor on T so early onsets aren't magic
-    max_coincidences_kept: int = 30
+    keyed_by: ClassVar[Keying] = "tournament"
+    windows: tuple[float, ...] = (2.0, 5.0, 15.0, 45.0)  # +- seconds: onsets this close coincide
+    min_coincidences: int = 2
+    alpha: float = 0.05  # false-discovery rate, Benjamini-Hochberg over the pairs at risk
+    alpha_with_plan: float = 0.1
+    profile_window: float = 60.0  # +- seconds over which the field's own away rate is read
+    profile_prior: float = 5.0  # onsets: a thin field's few onsets around a time are noise
+    min_exposure: float = 600.0  # seconds; a floor on the time both were present
+    rules: AwayRules = field(default_factory=AwayRules)
     tournament_ttl: timedelta = timedelta(hours=6)
     plan_ttl: timedelta = timedelta(hours=4)
 
@@ -89,106 +91,148 @@ class CoordinatedSitOut:
             if event.kind != "text" or not is_sitout_plan(event.text):
                 return []
             return self._chat(event, state)
+        return self._on_play(event, state)
+
+    def _on_play(self, event: TableEvent | HandEvent, state: State) -> list[Finding]:
         remember_tournament(event, state)
-        if not isinstance(event, TableEvent) or event.tournament_id is None:
+        tid = event.tournament_id
+        if tid is None:
             return []
-        key = (event.tournament_id, "sit_out")
+        key = (tid, "sit_out")
         trn: _Tournament | None = state.get(key)
         if trn is None:
-            trn = _Tournament(start=event.ts)
-        self._see_players(trn, event)
-        if event.action in _AWAY and event.player_id is not None:
-            trn.pending.append(
-                _Onset(event.ts, event.player_id, event.event_id, event.table_id, event.action)
-            )
-        findings = self._settle(trn, event.tournament_id, event.ts, state)
+            trn = _Tournament(AwayLedger(start=event.time))
+        ledger = trn.ledger
+        self.rules.see(ledger, event)
+        findings: list[Finding] = []
+        for onset in self.rules.settle(ledger, ledger.clock(event.time)):
+            findings.extend(self._pair_up(trn, tid, onset, state))
         state.put(key, trn, self.tournament_ttl)
         return findings
 
-    def _see_players(self, trn: _Tournament, event: TableEvent) -> None:
-        for pid in (event.player_id, *(event.players or ())):
-            if pid is not None and pid not in trn.first_seen:
-                trn.first_seen[pid] = event.ts
-
-    def _settle(
-        self, trn: _Tournament, tournament_id: str, now: datetime, state: State
-    ) -> list[Finding]:
-        """Decide onsets whose mass window has passed; test pairs their coincidences touch."""
+    def _pair_up(self, trn: _Tournament, tid: str, onset: Onset, state: State) -> list[Finding]:
+        """Test the pairs this lone onset forms with earlier lone onsets close to it."""
+        reach = max(self.windows)
+        partners = {
+            o.player_id
+            for o in trn.ledger.judged
+            if o.verdict == "lone" and o.player_id != onset.player_id and onset.t - o.t <= reach
+        }
         findings: list[Finding] = []
-        while trn.pending and trn.pending[0].ts + self.mass_window < now:
-            onset = trn.pending.pop(0)
-            lo, hi = onset.ts - self.mass_window, onset.ts + self.mass_window
-            away = {o.player_id for o in trn.pending if o.ts <= hi}
-            away |= {o.player_id for o in trn.recent if o.ts >= lo}
-            away.add(onset.player_id)
-            onset.mass = len(away) > self._mass_limit(trn, onset.ts)
-            trn.recent = [o for o in trn.recent if o.ts >= lo]
-            trn.recent.append(onset)
-            if onset.mass:
-                trn.mass_onsets += 1
-                continue
-            if onset.action != "sit_out":
-                trn.lone_disconnects += 1
-                continue
-            trn.counts[onset.player_id] = trn.counts.get(onset.player_id, 0) + 1
-            for other in trn.recent:
-                if (
-                    other.action == "sit_out"
-                    and other.mass is False
-                    and other.player_id != onset.player_id
-                    and onset.ts - other.ts <= self.window
-                ):
-                    found = self._coincide(trn, tournament_id, other, onset, state)
-                    if found is not None:
-                        findings.append(found)
-        # A mass event found late (more onsets arrived) retracts nothing already settled; the
-        # pending list is short because onsets leave it after mass_window.
+        for other in sorted(partners):
+            pair = (min(other, onset.player_id), max(other, onset.player_id))
+            found = self._test(trn, tid, pair, onset, state)
+            if found is not None:
+                findings.append(found)
         return findings
 
-    def _mass_limit(self, trn: _Tournament, now: datetime) -> float:
-        """How many players away at once is still ordinary traffic for this tournament.
-
-        A 500-player field has a few lone onsets in any half minute; a mass event is far above
-        that background (estimated from the settled non-mass onsets so far), never just above it.
-        """
-        elapsed = max((now - trn.start).total_seconds(), self.min_exposure.total_seconds())
-        settled = sum(trn.counts.values()) + trn.lone_disconnects
-        background = settled / elapsed * 2 * self.mass_window.total_seconds()
-        return max(float(self.mass_players), background + 4 * math.sqrt(background) + 3)
-
-    def _coincide(
-        self, trn: _Tournament, tournament_id: str, a: _Onset, b: _Onset, state: State
+    def _test(
+        self, trn: _Tournament, tid: str, pair: Pair, onset: Onset, state: State
     ) -> Finding | None:
-        pair = (min(a.player_id, b.player_id), max(a.player_id, b.player_id))
-        hits = trn.pairs.setdefault(pair, [])
-        if any(x is a or y is a or x is b or y is b for x, y in hits):
-            return None  # each onset coincides with a partner's at most once
-        hits.append((a, b))
-        del hits[: -self.max_coincidences_kept]
-        c = len(hits)
-        if c < self.min_coincidences:
+        best = self._scan(trn.ledger, pair, onset.t)
+        if best is None:
             return None
-        start = max(trn.start, *(trn.first_seen.get(p, trn.start) for p in pair))
-        exposure = max((b.ts - start).total_seconds(), self.min_exposure.total_seconds())
-        n_a, n_b = trn.counts.get(pair[0], c), trn.counts.get(pair[1], c)
-        mean = expected_coincidences(n_a, n_b, self.window.total_seconds(), exposure)
-        p_value = poisson_tail(c, mean)
-        trn.p_values[pair] = p_value
-        tests = candidate_pairs(len(trn.counts))
-        rank = sum(1 for q in trn.p_values.values() if q <= p_value)
-        adjusted = benjamini_hochberg(p_value, tests, rank)
+        trn.p_values[pair] = best.p_scan
+        at_risk = candidate_pairs(self.rules.at_risk(trn.ledger, *pair))
         plans = self._plans(pair, state)
-        if adjusted >= (self.alpha_with_plan if plans else self.alpha):
+        alpha = self.alpha_with_plan if plans else self.alpha
+        if best.p_scan * at_risk >= alpha * max(1, len(trn.p_values)):
+            return None  # not even the most generous rank could pass: skip counting it
+        gone = trn.ledger.players
+        rank = sum(
+            1
+            for (a, b), q in trn.p_values.items()
+            if q <= best.p_scan and gone[a].gone is None and gone[b].gone is None
+        )
+        adjusted = benjamini_hochberg(best.p_scan, at_risk, max(1, rank))
+        if adjusted >= alpha:
             return None
         trn.flagged.add(pair)
+        return self._finding(trn, tid, pair, best, at_risk, rank, adjusted, plans)
+
+    def _scan(self, ledger: AwayLedger, pair: Pair, now: float) -> _Test | None:
+        """The pair's coincidences in each window against its own null; the best window."""
+        a, b = (ledger.players[p] for p in pair)
+        lo = max(a.first, b.first)
+        hi = min(now if a.gone is None else a.gone, now if b.gone is None else b.gone)
+        ons_a = [o for o in a.lone if lo <= o.t <= hi]
+        ons_b = [o for o in b.lone if lo <= o.t <= hi]
+        if min(len(ons_a), len(ons_b)) < self.min_coincidences:
+            return None
+        exposure = max(hi - lo, self.min_exposure)
+        times_a, times_b = [o.t for o in ons_a], [o.t for o in ons_b]
+        lift_a = self._lifts(ledger, times_a, times_a, times_b, lo, hi, exposure)
+        lift_b = self._lifts(ledger, times_b, times_a, times_b, lo, hi, exposure)
+        best: _Test | None = None
+        for window in self.windows:
+            matches = matched_coincidences(times_a, times_b, window)
+            if len(matches) < self.min_coincidences:
+                continue
+            share = 2 * window / exposure
+            expected = max(len(ons_b) * share * sum(lift_a), len(ons_a) * share * sum(lift_b))
+            p_value = poisson_tail(len(matches), expected)
+            if best is None or p_value < best.p_value:
+                best = _Test(
+                    window=window,
+                    matches=tuple((ons_a[i], ons_b[j]) for i, j in matches),
+                    expected=expected,
+                    p_value=p_value,
+                    p_scan=min(1.0, p_value * len(self.windows)),
+                    onsets=(len(ons_a), len(ons_b)),
+                    exposure=exposure,
+                )
+        return best
+
+    def _lifts(
+        self,
+        ledger: AwayLedger,
+        anchors: list[float],
+        own_a: list[float],
+        own_b: list[float],
+        lo: float,
+        hi: float,
+        exposure: float,
+    ) -> list[float]:
+        """How much more the rest of the field was going away around each anchor than on
+        average over the pair's time together (never below 1): the time-varying part of the
+        null, which a wave too thin to be a crowd still raises."""
+        rules, h = self.rules, self.profile_window
+        others = rules.field_count(ledger, lo, hi) - len(own_a) - len(own_b)
+        if others <= 0:
+            return [1.0] * len(anchors)
+        usual = others / exposure * 2 * h  # the field's lone onsets in a window, on average
+        prior = self.profile_prior
+        lifts = []
+        for t in anchors:
+            near = rules.field_count(ledger, t - h, t + h)
+            near -= _within(own_a, t - h, t + h) + _within(own_b, t - h, t + h)
+            lifts.append(max(1.0, (near + prior) / (usual + prior)))
+        return lifts
+
+    def _finding(
+        self,
+        trn: _Tournament,
+        tid: str,
+        pair: Pair,
+        best: _Test,
+        at_risk: int,
+        rank: int,
+        adjusted: float,
+        plans: list[tuple[str, datetime]],
+    ) -> Finding:
         group = self._group(trn, pair)
+        start = trn.ledger.start
+        c = len(best.matches)
+        last = max(o.t for m in best.matches for o in m)
+        tables = sorted({o.table_id for m in best.matches for o in m})
+        kinds = sorted({o.action for m in best.matches for o in m})
         severity: Severity = "high" if plans or adjusted < 1e-6 else "medium"
-        times = [f"{x.ts:%H:%M:%S}/{y.ts:%H:%M:%S}" for x, y in hits]
-        tables = sorted({o.table_id for h in hits for o in h})
         summary = (
-            f"{' and '.join(pair)} sat out within {self.window.total_seconds():g}s of each other "
-            f"{c} times in {tournament_id} ({len(tables)} table(s)); chance expects {mean:.3f} "
-            f"(p={p_value:.2g}, q={adjusted:.2g} ranked {rank} of {tests} pairs)"
+            f"{' and '.join(pair)} went away ({', '.join(kinds)}) within "
+            f"{best.window:g}s of each other {c} times in {tid} ({len(tables)} table(s)); "
+            f"their own onsets ({best.onsets[0]} and {best.onsets[1]}) expect {best.expected:.3f}"
+            f" (p={best.p_value:.2g}, {best.p_scan:.2g} over {len(self.windows)} windows, "
+            f"q={adjusted:.2g} ranked {rank} of {at_risk} pairs at risk)"
             + (f"; planned in chat {', '.join(m for m, _ in plans)}" if plans else "")
         )
         return Finding(
@@ -196,30 +240,38 @@ class CoordinatedSitOut:
             category="coordinated_sit_out",
             severity=severity,
             score=round(min(0.99, 0.7 + 0.05 * c + (0.1 if plans else 0.0)), 3),
-            ts=b.ts,
+            ts=start + timedelta(seconds=last),
             player_ids=group,
-            tournament_id=tournament_id,
-            table_id=b.table_id if len(tables) == 1 else None,
+            tournament_id=tid,
+            table_id=tables[0] if len(tables) == 1 else None,
             message_ids=tuple(m for m, _ in plans),
-            dedupe_key=group_key(tournament_id, group),
+            dedupe_key=group_key(tid, group),
             evidence=Evidence(
                 kind="coinciding_sit_outs",
                 summary=summary,
-                event_ids=tuple(o.event_id for h in hits for o in h),
+                event_ids=tuple(o.event_id for m in best.matches for o in m),
                 measures={
-                    "onsets_a": n_a,
-                    "onsets_b": n_b,
+                    "onsets_a": best.onsets[0],
+                    "onsets_b": best.onsets[1],
                     "coincidences": c,
-                    "window_s": self.window.total_seconds(),
-                    "exposure_s": round(exposure, 1),
-                    "expected_coincidences": round(mean, 6),
-                    "p_value": p_value,
-                    "candidate_pairs": tests,
-                    "p_value_bonferroni": bonferroni(p_value, tests),
+                    "window_s": best.window,
+                    "windows_s": list(self.windows),
+                    "lags_s": [round(abs(x.t - y.t), 1) for x, y in best.matches],
+                    "away_actions": kinds,
+                    "exposure_s": round(best.exposure, 1),
+                    "expected_coincidences": round(best.expected, 6),
+                    "p_value": best.p_value,
+                    "p_value_scan": best.p_scan,
+                    "pairs_at_risk": at_risk,
                     "q_value": adjusted,
                     "p_rank": rank,
-                    "mass_onsets_ignored": trn.mass_onsets,
-                    "coincidence_times": times,
+                    "crowd_onsets_ignored": trn.ledger.crowd_onsets,
+                    "break_onsets_ignored": trn.ledger.break_onsets,
+                    "coincidence_times": [
+                        f"{start + timedelta(seconds=x.t):%H:%M:%S}/"
+                        f"{start + timedelta(seconds=y.t):%H:%M:%S}"
+                        for x, y in best.matches
+                    ],
                     "tables": tables,
                     "planning_messages": [m for m, _ in plans],
                 },
@@ -228,7 +280,7 @@ class CoordinatedSitOut:
         )
 
     @staticmethod
-    def _group(trn: _Tournament, pair: tuple[str, str]) -> tuple[str, ...]:
+    def _group(trn: _Tournament, pair: Pair) -> tuple[str, ...]:
         """The players linked to this pair through flagged pairs: a team of three shows as one."""
         group = set(pair)
         grew = True
@@ -259,7 +311,7 @@ class CoordinatedSitOut:
             ),
         )
 
-    def _plans(self, pair: tuple[str, str], state: State) -> list[tuple[str, datetime]]:
+    def _plans(self, pair: Pair, state: State) -> list[tuple[str, datetime]]:
         """Planning messages between the two (or broadcast by one of them)."""
         found: list[tuple[str, datetime]] = []
         for me, other in (pair, pair[::-1]):
@@ -267,3 +319,7 @@ class CoordinatedSitOut:
                 if recipient in (other, None):
                     found.append((message_id, ts))
         return sorted(found, key=lambda x: x[1])
+
+
+def _within(times: list[float], lo: float, hi: float) -> int:
+    return bisect.bisect_right(times, hi) - bisect.bisect_left(times, lo)

@@ -5,13 +5,14 @@ Hand-written instead of scipy.stats: each is a few lines run per pair on every h
 Poisson tail must stay exact far out, where `1 - CDF` cancels to zero. One module so that every
 detector's p-values mean the same thing and a fix lands once.
 
-Coordinated sit-outs' null: each player's sit-out onsets fall independently and uniformly over
-the time both were in the tournament, keeping each player's own onset count (a player who sits
-out often is allowed many chance coincidences). For onset counts n_a and n_b over T seconds and
-a coincidence window of +-w seconds, the number of coinciding onset pairs is close to Poisson
-with mean n_a * n_b * 2w / T (the circular-shift null has exactly this mean). Its upper tail is
-multiplied by the number of pairs that could have been tested (Bonferroni): in a 500-player
-tournament some pair will always look lucky, and we must not flag it.
+Coordinated sit-outs' null: each player's away onsets fall independently over the time both
+were in the tournament, keeping each player's own onset count (a player who sits out often is
+allowed many chance coincidences). For onset counts n_a and n_b over T seconds and a coincidence
+window of +-w seconds, the number of coinciding onset pairs (`matched_coincidences`, each onset
+used once) is close to Poisson with mean n_a * n_b * 2w / T (the circular-shift null has exactly
+this mean); the detector raises it where the whole field was away more than usual. In a
+500-player tournament some pair will always look lucky, so the tail is adjusted over the pairs
+that could have been tested (`benjamini_hochberg`, `candidate_pairs`).
 """
 
 from __future__ import annotations
@@ -115,3 +116,30 @@ def candidate_pairs(players: int) -> int:
     """How many pairs could have been tested among `players` (at least one pair)."""
     n = max(2, players)
     return n * (n - 1) // 2
+
+
+def poisson_quantile(mean: float, p: float) -> int:
+    """The smallest k >= 1 with P(X >= k) <= p for X ~ Poisson(mean): a count that chance
+    reaches less often than `p`, e.g. how many players away at once is more than background."""
+    k = max(1, math.floor(mean))
+    while poisson_tail(k, mean) > p:
+        k += 1
+    return k
+
+
+def matched_coincidences(a: list[float], b: list[float], window: float) -> list[tuple[int, int]]:
+    """The most pairs (i, j) with |a[i] - b[j]| <= window, each time used at most once; `a` and
+    `b` sorted. Greedy from the earliest is optimal on a line: the earlier of two unmatched
+    times that cannot meet the other can meet nothing later."""
+    pairs: list[tuple[int, int]] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        if abs(a[i] - b[j]) <= window:
+            pairs.append((i, j))
+            i += 1
+            j += 1
+        elif a[i] < b[j]:
+            i += 1
+        else:
+            j += 1
+    return pairs

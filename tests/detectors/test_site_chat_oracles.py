@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from railbird.detectors.collusion.bounty_collusion import BountyCollusion
-from railbird.detectors.collusion.coordinated_sit_out import CoordinatedSitOut, _Onset, _Tournament
+from railbird.detectors.collusion.coordinated_sit_out import CoordinatedSitOut
 from railbird.detectors.collusion.name_directory import see_name
 from railbird.detectors.collusion.planning_chat import (
     TOURNAMENT_TTL,
@@ -31,7 +31,7 @@ from railbird.detectors.collusion.planning_chat import (
     remember_tournament,
 )
 from railbird.detectors.detector import Detector
-from railbird.detectors.events import AnyEvent, ChatEvent, TableEvent, event_from_dict
+from railbird.detectors.events import AnyEvent, ChatEvent, event_from_dict
 from railbird.detectors.findings import Finding
 from railbird.detectors.state import State
 from railbird.rules.pipeline import Outcome, Pipeline
@@ -83,21 +83,7 @@ class OldCoordinatedSitOut(CoordinatedSitOut):
             if event.kind != "text" or not is_sitout_plan(event.text):
                 return []
             return self._chat(event, state)
-        remember_tournament(event, state)
-        if not isinstance(event, TableEvent) or event.tournament_id is None:
-            return []
-        key = (event.tournament_id, "sit_out")
-        trn: _Tournament | None = state.get(key)
-        if trn is None:
-            trn = _Tournament(start=event.ts)
-        self._see_players(trn, event)
-        if event.action in {"sit_out", "disconnect"} and event.player_id is not None:
-            trn.pending.append(
-                _Onset(event.ts, event.player_id, event.event_id, event.table_id, event.action)
-            )
-        findings = self._settle(trn, event.tournament_id, event.ts, state)
-        state.put(key, trn, self.tournament_ttl)
-        return findings
+        return self._on_play(event, state)  # play is not what this oracle compares
 
 
 def _site(old: bool) -> list[Detector]:

@@ -19,6 +19,8 @@ from railbird.detectors.collusion.statistics import (
     candidate_pairs,
     expected_coincidences,
     fisher_two,
+    matched_coincidences,
+    poisson_quantile,
     poisson_tail,
     shrunk_rate,
 )
@@ -84,3 +86,52 @@ def test_corrections_and_rates() -> None:
     assert shrunk_rate(10, 10, 0.0, 10.0) == pytest.approx(0.5)
     assert expected_coincidences(3, 4, 30.0, 3600.0) == pytest.approx(12 * 60 / 3600)
     assert expected_coincidences(3, 4, 30.0, 0.0) == 12.0  # never capped above n_a * n_b
+
+
+@pytest.mark.parametrize(
+    ("mean", "p"), [(0.0, 1e-5), (0.4, 1e-5), (2.0, 1e-5), (12.0, 1e-5), (60.0, 1e-3)]
+)
+def test_poisson_quantile_is_the_first_count_past_p(mean: float, p: float) -> None:
+    k = poisson_quantile(mean, p)
+    assert poisson.sf(k - 1, mean) <= p  # P(X >= k)
+    assert k == 1 or poisson.sf(k - 2, mean) > p  # and k - 1 is not
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "window", "pairs"),
+    [
+        ([0.0, 10.0, 20.0], [1.0, 11.0, 50.0], 2.0, [(0, 0), (1, 1)]),
+        # one time of b near two of a: used once
+        ([0.0, 1.0], [0.5], 2.0, [(0, 0)]),
+        # the earliest match would waste b[0]: greedy still finds both
+        ([0.0, 3.0], [2.0, 4.5], 2.0, [(0, 0), (1, 1)]),
+        ([], [1.0], 5.0, []),
+        ([0.0, 100.0], [30.0, 70.0], 29.0, []),
+    ],
+)
+def test_matched_coincidences(
+    a: list[float], b: list[float], window: float, pairs: list[tuple[int, int]]
+) -> None:
+    assert matched_coincidences(a, b, window) == pairs
+
+
+def test_matched_coincidences_is_a_maximum_matching() -> None:
+    """Against brute force over small random lists: the greedy count is the largest."""
+    rng = random.Random(5)
+    for _ in range(300):
+        a = sorted(rng.uniform(0, 30) for _ in range(rng.randint(0, 5)))
+        b = sorted(rng.uniform(0, 30) for _ in range(rng.randint(0, 5)))
+        got = matched_coincidences(a, b, 3.0)
+        assert all(abs(a[i] - b[j]) <= 3.0 for i, j in got)
+        assert len({i for i, _ in got}) == len({j for _, j in got}) == len(got)
+        assert len(got) == _largest_matching(a, b, 3.0)
+
+
+def _largest_matching(a: list[float], b: list[float], window: float) -> int:
+    if not a:
+        return 0
+    rest = _largest_matching(a[1:], b, window)
+    for j, t in enumerate(b):
+        if abs(a[0] - t) <= window:
+            rest = max(rest, 1 + _largest_matching(a[1:], b[:j] + b[j + 1 :], window))
+    return rest
