@@ -79,6 +79,7 @@ class _Task:
             if detectors
         }
         self.view = PlayerView(stage.hand_ttl) if PLAYERS in self.lanes else None
+        # Said by this run of the task (not restored: a restart says HOLD, then all again).
         self.players_ended = False
         self.complete = False
         if resume.state is not None:
@@ -98,7 +99,6 @@ class _Task:
                     for name, p in self.pipelines.items()
                 },
                 "view": None if self.view is None else self.view.state(),
-                "players_ended": self.players_ended,
             }
         )
 
@@ -112,7 +112,6 @@ class _Task:
                 pipeline.restore(base64.b64decode(saved["pipelines"][name]))
         if self.view is not None and saved.get("view") is not None:
             self.view.load(saved["view"])
-        self.players_ended = bool(saved.get("players_ended", False))
 
 
 class KeyedStage:
@@ -364,7 +363,7 @@ class KeyedStage:
                     for sender in self._players_marks():
                         sender.end([task.players_source])
                 else:
-                    forwarded[task.players_source] = players.watermark
+                    forwarded[task.players_source] = players.settled
             if all(lane.complete for lane in task.lanes.values()):
                 if not task.complete:
                     task.complete = True
@@ -372,7 +371,7 @@ class KeyedStage:
                 continue
             detecting = [task.lanes[name] for name in task.pipelines]
             if detecting:
-                ladders[task.keyed_source] = min(lane.watermark for lane in detecting)
+                ladders[task.keyed_source] = min(lane.settled for lane in detecting)
         for sender in self._players_marks():
             sender.send(forwarded)
         if ladders:

@@ -70,6 +70,16 @@ class LaneMerge:
         return min(marks.values())
 
     @property
+    def settled(self) -> int:
+        """Everything before this (µs) has been released: the watermark, or the oldest record
+        still waiting if a `limit` held it back. What this lane may promise downstream."""
+        heap = self._heap
+        watermark = self.watermark
+        if heap and heap[0][0][0] < watermark:
+            return heap[0][0][0]
+        return watermark
+
+    @property
     def waiting(self) -> int:
         return len(self._heap)
 
@@ -132,7 +142,7 @@ class LaneMerge:
                 [list(key), source, record.role, base64.b64encode(record.value).decode()]
                 for key, source, record in sorted(self._heap, key=lambda item: item[0])
             ],
-            "newest": [[list(origin), list(place)] for origin, place in self._newest.items()],
+            "newest": [[list(o), list(p)] for o, p in sorted(self._newest.items())],
             "progress": None if self.progress is None else list(self.progress),
             "late": self.late,
         }

@@ -47,6 +47,7 @@ class StageProcess:
         )
         self._process.start()
         child_end.close()  # ours closed: the child's end alone keeps the pipe open
+        log.info("%s stage runs in process %s", stage, self._process.pid)
         self.stage = stage
         self.metrics = RemoteFamilies()
         self._stopping = False

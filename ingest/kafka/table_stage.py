@@ -97,6 +97,7 @@ class _Task:
         self.hands_consumed = resume.start.get(self.hands_tp, 0) if self.hands_tp else 0
         self.hands_live_from = resume.live_from.get(self.hands_tp, 0) if self.hands_tp else 0
         self.duplicates = DuplicateIds()
+        # Said by this run of the task (not restored: a restart says HOLD, then all again).
         self.ended = False  # this source's END sent downstream
         self.complete = False  # ... and the hand lane drained: END sent to the ladders
         if resume.state is not None:
@@ -111,7 +112,6 @@ class _Task:
         if self.hand is not None and self.lane is not None:
             parts["hand"] = _b64(self.hand.snapshot())
             parts["lane"] = self.lane.state()
-            parts["ended"] = self.ended
         return orjson.dumps(parts)
 
     def _restore(self, data: bytes) -> None:
@@ -120,7 +120,6 @@ class _Task:
         if self.hand is not None and self.lane is not None and "hand" in parts:
             self.hand.restore(base64.b64decode(parts["hand"]))
             self.lane.load(parts["lane"])
-            self.ended = bool(parts.get("ended", False))
 
 
 class TableStage:
@@ -468,7 +467,7 @@ class TableStage:
                 continue
             routed[task.source] = mark
             lane = task.lane
-            ladder = mark if lane is None else min(mark, lane.watermark)
+            ladder = mark if lane is None else min(mark, lane.settled)
             if task.ended and (lane is None or lane.complete):
                 if not task.complete:
                     task.complete = True

@@ -101,14 +101,18 @@ def contract_topics(settings: KafkaSettings | None = None) -> list[str]:
 
 def internal_topics(settings: KafkaSettings) -> dict[str, tuple[int | None, dict[str, str]]]:
     """The workers' own topics, each with its partition count (None: the inputs') and
-    configuration: the offences topic and every stage's compacted state topic."""
+    configuration: the offences topic, the re-keyed topics and every stage's compacted state
+    topic (the workers create any that are missing themselves)."""
     state = dict(STATE_TOPIC_CONFIG)
+    internal = {"retention.ms": str(settings.internal_retention_ms)}
     return {
         settings.offences_topic_name: (
             None,
             {"retention.ms": str(settings.offences_retention_ms)},
         ),
-        **{settings.state_topic(stage): (1, state) for stage in ("tables", "site", "escalation")},
+        settings.keyed_topic: (settings.keyed_partitions or None, internal),
+        settings.hands_topic: (None, internal),
+        **{settings.state_topic(stage): (1, state) for stage in ("tables", "keyed", "escalation")},
     }
 
 

@@ -130,15 +130,16 @@ def test_kafka_sh_topics_honours_the_topic_settings_and_makes_the_internal_topic
     try:
         topics = {t["name"]: t for t in admin.describe_topics()}
         assert {"site9.chat", "site9.chat.dlq", "site9.flags", "site9-offences"} <= set(topics)
-        assert len(topics["site9-offences"]["partitions"]) == 3
+        for name in ("site9-offences", "site9-keyed", "site9-hands"):
+            assert len(topics[name]["partitions"]) == 3, name
         assert len(topics["site9-escalation-state"]["partitions"]) == 1
         configs = admin.describe_configs(
             [
                 ConfigResource(ConfigResourceType.TOPIC, "site9-offences"),
-                ConfigResource(ConfigResourceType.TOPIC, "site9-site-state"),
+                ConfigResource(ConfigResourceType.TOPIC, "site9-keyed-state"),
             ]
         )
-        offences, state = (configs["topic"][n] for n in ("site9-offences", "site9-site-state"))
+        offences, state = (configs["topic"][n] for n in ("site9-offences", "site9-keyed-state"))
         assert offences["retention.ms"]["value"] == str(7 * 86400 * 1000)
         assert state["cleanup.policy"]["value"] == "compact"
     finally:

@@ -1,6 +1,6 @@
-"""`railbird run` against a real broker: same flags as `scan`, through crashes and takeovers.
+"""`railbird run` against a real broker: `scan`'s flags and actions, through crashes and takeovers.
 
-Every test gets its own topics, consumer group and SQLite store, so they share the session's
+Every test gets its own topics, consumer groups and SQLite store, so they share the session's
 broker without seeing each other's records. Workers run as real subprocesses (`railbird run`)
 configured through their environment, and are killed with SIGKILL where the test says so.
 """
@@ -12,6 +12,7 @@ import itertools
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import threading
@@ -72,18 +73,19 @@ class Stream:
 
 @pytest.fixture(scope="module")
 def stream(tmp_path_factory: pytest.TempPathFactory) -> Stream:
-    """A simulated hour and a half with violations, and what `railbird scan` flags in it."""
+    """A simulated hour and a half of two tournaments and two cash tables with violations, and
+    what `railbird scan` flags in it."""
     base = tmp_path_factory.mktemp("stream")
     events, flags, actions = base / "events.jsonl", base / "flags.jsonl", base / "actions.jsonl"
     config = SimConfig(
         seed=11,
-        tournaments=1,
+        tournaments=2,
         cash_tables=2,
         hours=1.5,
         players_per_tournament=45,
         violation_scale=3.0,
         team_intensity=0.9,
-        # Lobby waves, whose lines reach every worker's partitions.
+        # Lobby waves, whose lines come from senders on every partition.
         rates=ChatRates(bot_waves_per_hour=2.0),
         # Refusals to play at two levels: join blocks whose ladder spans the players' tables.
         cash_big_blinds=(100, 200),
@@ -101,13 +103,15 @@ def stream(tmp_path_factory: pytest.TempPathFactory) -> Stream:
     for line in events.read_bytes().splitlines():
         data = orjson.loads(line)
         ids.add(data.get("message_id") or data.get("event_id") or data["hand_id"])
-    scan_flags = _flag_set(orjson.loads(line) for line in flags.read_bytes().splitlines())
+    records = [orjson.loads(line) for line in flags.read_bytes().splitlines()]
+    scan_flags = _flag_set(records)
     assert len(scan_flags) >= 10, "the stream should carry enough violations to compare"
-    # ... of the site-scoped kinds too (state spanning tables: see ingest.kafka.stages).
+    # ... of every keying: re-keyed by tournament, by text and through the players' join too.
     categories = {category for _flag_id, category in scan_flags}
-    detectors = {orjson.loads(line)["detector"] for line in flags.read_bytes().splitlines()}
+    detectors = {f["detector"] for f in records}
     assert "lobby_waves" in detectors
-    assert {"coordinated_sit_out", "bounty_collusion", "in_hand_influence"} <= categories
+    assert {"coordinated_sit_out", "in_hand_influence"} <= categories
+    assert any(f["evidence"]["measures"].get("private") for f in records), "no private in-hand"
     scan_actions = _actions(orjson.loads(line) for line in actions.read_bytes().splitlines())
     # Ladders that climb: the same player struck again, by flags of different workers' tables.
     assert {"warn", "mute_chat", "refer_investigator"} <= {a["kind"] for a in scan_actions.values()}
@@ -158,12 +162,12 @@ class Lane:
         chosen: dict[str, Any] = {
             "session_timeout_ms": 6000,
             "commit_interval_ms": 100,  # fine-grained commits, so a kill lands between them
-            # Cover the whole test stream: a worker taking over rebuilds state from all of it.
-            "replay_window_seconds": 86400,
-            "site_replay_window_seconds": 86400,
-            # The stream is produced ~1,000x faster than real time: ms of fetch skew are
-            # seconds of event time (see test_two_workers_one_killed_the_survivor_finishes).
-            "site_merge_hold_ms": 1000,
+            "snapshot_interval_seconds": 1,  # and snapshots, so restarts restore and replay
+            # Produced live ~500x faster than real time, ms of fetch skew are seconds of event
+            # time: a partition's three topics are merged, and marks promise, with a second
+            # of hold (the defaults, 0 and 100 ms, are for real time).
+            "merge_hold_ms": 1000,
+            "mark_hold_ms": 1000,
         }
         self.settings = prefixed_settings(bootstrap, prefix, PARTITIONS, **{**chosen, **settings})
         self.workers: list[subprocess.Popen[bytes]] = []
@@ -338,24 +342,22 @@ def _producing(lane: Lane, stream: Stream, rate: float) -> threading.Thread:
     return thread
 
 
-STAGES = ("tables", "site")
-
-
-def _owns_everything_and_caught_up(port: int) -> bool:
-    """Both stages of the worker own every partition and have processed all of it."""
-    metrics = scrape_metrics(port)
-    for stage in STAGES:
-        lag = f'railbird_kafka_consumer_lag{{stage="{stage}",'
-        lags = [v for k, v in metrics.items() if k.startswith(lag)]
-        buffered = metrics.get(f'railbird_kafka_buffered_records{{stage="{stage}"}}')
-        if len(lags) != 3 * PARTITIONS or any(lags) or buffered != 0:
-            return False
-    return True
+def _samples(port: int) -> list[tuple[str, dict[str, str], float]]:
+    """A worker's `/metrics` as (name, labels, value) samples ([] if unreachable)."""
+    found = []
+    for key, value in scrape_metrics(port).items():
+        name, _, rest = key.partition("{")
+        labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', rest))
+        found.append((name, labels, value))
+    return found
 
 
 def _partitions_owned(port: int, stage: str = "tables") -> int:
-    owned = f'railbird_kafka_assigned_partition{{stage="{stage}",'
-    return sum(k.startswith(owned) for k in scrape_metrics(port))
+    return sum(
+        1
+        for name, labels, _ in _samples(port)
+        if name == "railbird_kafka_assigned_partition" and labels.get("stage") == stage
+    )
 
 
 def _summary(log: str, stage: str = "tables") -> str:
@@ -381,81 +383,38 @@ def _run_in_slices_until(
         process.send_signal(signal.SIGSTOP)
 
 
-def _committed_mid_stream(lane: Lane, stream: Stream, port: int) -> bool:
-    """A third of the stream stored and several batches committed: a fair moment to crash."""
-    return (
-        lane.stored_events() >= stream.count // 3
-        and scrape_metrics(port).get('railbird_kafka_commits_total{stage="tables"}', 0) >= 3
-    )
+def assert_exactly_scans(lane: Lane, stream: Stream) -> None:
+    """Every event stored once, and `scan`'s flags and actions, in the store and on the topics,
+    private in-hand flags and lobby bot waves among them."""
+    assert lane.stored_ids() == stream.event_ids
+    assert lane.stored_events() == stream.count  # one row per event: no duplicates
+    assert_same_flags(lane.stored_flags(), stream.scan_flags)
+    # The topic may carry a flag twice (re-sent after a crash), never a flag scan lacks.
+    assert_same_flags(lane.topic_flags(), stream.scan_flags)
+    lane.assert_actions_are_scans(stream)
+    assert {"lobby_waves", "in_hand_influence"} <= lane.flag_detectors()
 
 
-# The second lane buffers so little per partition that fetching pauses and resumes all along
-# (kafka-python once left a resumed partition stalled for good: see kafka_intake).
-@pytest.mark.parametrize("lane", [{}, {"max_buffered_per_partition": 20}], indirect=True)
-def test_worker_flags_exactly_what_scan_flags(lane: Lane, stream: Stream) -> None:
+def test_one_worker_flags_exactly_what_scan_flags(lane: Lane, stream: Stream) -> None:
     lane.produce(stream.events)
     worker = lane.start_worker("--exit-when-idle", "2")
-    assert _exits(worker, 120) == 0, lane.worker_log(0)[-3000:]
-    assert lane.stored_ids() == stream.event_ids
-    assert_same_flags(lane.stored_flags(), stream.scan_flags)
-    assert_same_flags(lane.topic_flags(), stream.scan_flags)
-    lane.assert_actions_are_scans(stream)
-    # Both stages read the whole stream; only the table stage stores events.
-    for stage in STAGES:
-        summary = _summary(lane.worker_log(0), stage)
-        assert f"{stream.count} records" in summary and "0 dead letters" in summary
+    assert _exits(worker, 180) == 0, lane.worker_log(0)[-3000:]
+    assert_exactly_scans(lane, stream)
+    log = lane.worker_log(0)
+    assert "0 dead letters" in _summary(log) and "0 dead letters" in _summary(log, "keyed")
+    assert "0 late" in _summary(log, "keyed")  # every lane record within its sources' marks
 
 
-@pytest.mark.parametrize("lane", [{"max_poll_records": 100}], indirect=True)
-def test_kill_9_then_restart_loses_nothing_and_duplicates_no_flag(
+# A single worker killed mid-stream (checked while it is stopped, so it cannot finish first)
+# and started again: it restores each task's snapshot and replays what followed. Fetching is
+# paused and resumed all along (20 records buffered a partition at most: kafka-python once
+# left a resumed partition stalled for good, see `internals.restore_parked`).
+@pytest.mark.parametrize(
+    "lane", [{"max_poll_records": 100, "max_buffered_per_partition": 20}], indirect=True
+)
+def test_one_worker_killed_9_and_restarted_restores_its_snapshots(
     lane: Lane, stream: Stream
 ) -> None:
-    # The stream is in Kafka before the worker starts, so the worker merges it exactly in event
-    # time (live, cross-topic order is only as good as arrival order: see kafka_merge).
-    lane.produce(stream.events)
-    first = lane.start_worker()
-    # Stored and committed: the store (a child process) runs on while the worker is stopped,
-    # so storage alone can be far ahead of the worker's last commit.
-    with lane.committed_counter() as committed:
-        _run_in_slices_until(
-            first,
-            lambda: lane.stored_events() >= stream.count // 3 and committed() >= stream.count // 4,
-            60,
-        )
-    children = descendants(first.pid)  # the site stage's and the store's processes
-    assert len(children) >= 2, children
-    first.send_signal(signal.SIGKILL)  # still stopped: it dies mid-stream, whatever its speed
-    first.wait(10)
-    # They learn of it from their pipes and exit (the site stage after committing): no orphan
-    # goes on consuming, writing or holding partitions.
-    wait_for(lambda: not any(alive(pid) for pid in children), 60, "the worker's children")
-    killed_at = lane.stored_events()
-    assert killed_at < stream.count, "the worker should die mid-stream"
-    second = lane.start_worker("--exit-when-idle", "2")
-    assert _exits(second, 120) == 0, lane.worker_log(1)[-3000:]
-    assert lane.stored_ids() == stream.event_ids
-    assert_same_flags(lane.stored_flags(), stream.scan_flags)
-    # The topic may carry a flag twice (re-sent after the crash), never a flag scan lacks.
-    assert_same_flags(lane.topic_flags(), stream.scan_flags)
-    lane.assert_actions_are_scans(stream)
-    assert "replaying offsets" in lane.worker_log(1), "the restart should rebuild state"
-
-
-# No replay window at all: only the checkpointed state (`kafka.snapshots`) can bring back
-# what the killed worker's detectors had built, hours of event time before the restart.
-@pytest.mark.parametrize(
-    "lane",
-    [
-        {
-            "max_poll_records": 100,
-            "replay_window_seconds": 0,
-            "site_replay_window_seconds": 0,
-            "snapshot_interval_seconds": 0.3,
-        }
-    ],
-    indirect=True,
-)
-def test_kill_9_then_restart_restores_the_state_snapshot(lane: Lane, stream: Stream) -> None:
     lane.produce(stream.events)
     first = lane.start_worker()
     with lane.committed_counter() as committed:
@@ -464,176 +423,88 @@ def test_kill_9_then_restart_restores_the_state_snapshot(lane: Lane, stream: Str
             lambda: (
                 lane.stored_events() >= stream.count // 2
                 and committed() >= stream.count // 3
-                and lane.worker_log(0).count("[site]: state snapshot") >= 2  # one committed
+                and "[keyed]: keyed stage: state snapshot" in lane.worker_log(0)
             ),
-            90,
+            120,
         )
-    children = descendants(first.pid)
-    first.send_signal(signal.SIGKILL)
+    children = descendants(first.pid)  # the keyed stage's process and the store's
+    assert len(children) >= 2, children
+    first.send_signal(signal.SIGKILL)  # still stopped: it dies mid-stream, whatever its speed
     first.wait(10)
+    # They learn of it from their pipes and exit: no orphan goes on consuming or writing.
     wait_for(lambda: not any(alive(pid) for pid in children), 60, "the worker's children")
     assert lane.stored_events() < stream.count, "the worker should die mid-stream"
     second = lane.start_worker("--exit-when-idle", "2")
-    assert _exits(second, 180) == 0, lane.worker_log(1)[-3000:]
+    assert _exits(second, 240) == 0, lane.worker_log(1)[-3000:]
     log = lane.worker_log(1)
-    assert "restored state snapshot tables:" in log and "restored state snapshot site@" in log
-    assert "restored snapshot escalation:" in log
-    assert lane.stored_ids() == stream.event_ids
-    assert_same_flags(lane.stored_flags(), stream.scan_flags)
-    assert_same_flags(lane.topic_flags(), stream.scan_flags)
-    lane.assert_actions_are_scans(stream)
-
-
-# Produced live at 600 events/s, the simulated stream runs ~1,000x faster than real time: 10 ms
-# between two partitions' fetch answers is 10 s of event time, enough to expire a table's
-# chat-flood window early. The table stage gets the site stage's merge hold here (it has none by
-# default, for latency) so that live order, not luck, is what the test compares.
-@pytest.mark.parametrize("lane", [{"max_poll_records": 100, "merge_hold_ms": 1000}], indirect=True)
-def test_two_workers_one_killed_the_survivor_finishes(lane: Lane, stream: Stream) -> None:
-    doomed_port, port = free_port(), free_port()
-    # One joins, then the other: two members joining an empty group at the same instant can
-    # leave kafka-python 3.0.12 stuck mid-rebalance, and no commit exists yet to detect it.
-    doomed = lane.start_worker("--metrics-port", str(doomed_port))
-    wait_for(
-        lambda: (
-            _partitions_owned(doomed_port)
-            == _partitions_owned(doomed_port, "site")
-            == 3 * PARTITIONS
-        ),
-        90,
-        "the first worker",
-    )
-    survivor = lane.start_worker("--metrics-port", str(port))
-    wait_for(
-        lambda: _partitions_owned(doomed_port) == _partitions_owned(port) == 3 * PARTITIONS // 2,
-        90,
-        "both workers sharing the table partitions",
-    )
-    # The site stage stays with the first worker (sticky); the second is its standby.
-    assert _partitions_owned(doomed_port, "site") == 3 * PARTITIONS
-    assert _partitions_owned(port, "site") == 0
-    producing = _producing(lane, stream, rate=600)
-    wait_for(lambda: _committed_mid_stream(lane, stream, doomed_port), 60, "a third of the stream")
-    doomed.send_signal(signal.SIGKILL)
-    doomed.wait(10)
-    assert lane.stored_events() < stream.count, "the worker should die mid-stream"
-    producing.join(60)
-    wait_for(lambda: _owns_everything_and_caught_up(port), 90, "the survivor to take over")
-    # The ladders finish once every source's marks have passed the last offences.
-    wait_for(lambda: lane.stored_actions() == stream.scan_actions, 60, "scan's actions")
-    survivor.send_signal(signal.SIGTERM)
-    assert _exits(survivor, 30) == 0
-    assert "replaying offsets" in lane.worker_log(1), "the takeover should rebuild state"
-    assert lane.stored_ids() == stream.event_ids
-    # Every category, the tournament-wide ones too: the survivor's site stage took the whole
-    # stream over from the killed worker and rebuilt the site detectors' state.
-    assert_same_flags(lane.stored_flags(), stream.scan_flags)
-    assert_same_flags(lane.topic_flags(), stream.scan_flags)
-    lane.assert_actions_are_scans(stream)
-
-
-@pytest.mark.parametrize("lane", [{"max_poll_records": 100, "merge_hold_ms": 1000}], indirect=True)
-def test_a_standby_told_to_exit_when_idle_still_takes_over_from_a_killed_owner(
-    lane: Lane, stream: Stream
-) -> None:
-    """`--exit-when-idle` means the whole group is idle. A site-stage standby owns nothing and
-    once counted as idle at once: it exited while the owner worked, and when the owner was
-    killed nobody took over (site flags lost, exit 0)."""
-    doomed_port, port = free_port(), free_port()
-    doomed = lane.start_worker("--metrics-port", str(doomed_port))
-    wait_for(
-        lambda: _partitions_owned(doomed_port, "site") == 3 * PARTITIONS,
-        90,
-        "the first worker's site stage",
-    )
-    survivor = lane.start_worker("--metrics-port", str(port), "--exit-when-idle", "2")
-    wait_for(
-        lambda: _partitions_owned(doomed_port) == _partitions_owned(port) == 3 * PARTITIONS // 2,
-        90,
-        "both workers sharing the table partitions",
-    )
-    assert _partitions_owned(port, "site") == 0  # the standby
-    producing = _producing(lane, stream, rate=600)
-    wait_for(lambda: _committed_mid_stream(lane, stream, doomed_port), 60, "a third of the stream")
-    doomed.send_signal(signal.SIGKILL)
-    doomed.wait(10)
-    producing.join(60)
-    assert _exits(survivor, 180) == 0, lane.worker_log(1)[-3000:]
-    assert lane.stored_ids() == stream.event_ids
-    assert_same_flags(lane.stored_flags(), stream.scan_flags)
-    assert_same_flags(lane.topic_flags(), stream.scan_flags)
-    lane.assert_actions_are_scans(stream)
-
-
-def _sharing(started: list[tuple[subprocess.Popen[bytes], int]]) -> bool:
-    """Each started worker owns its share of the table partitions, and escalation ones."""
-    share = 3 * PARTITIONS // len(started)
-    return all(
-        abs(_partitions_owned(p) - share) <= 3 and _partitions_owned(p, "escalation") > 0
-        for _, p in started
-    )
+    for stage in ("tables", "keyed", "escalation"):
+        assert f"{stage} task 0: restored state snapshot {stage}:0@" in log, stage
+    assert "replaying offsets" in log
+    assert_exactly_scans(lane, stream)
 
 
 def _start_one_by_one(lane: Lane, count: int) -> list[tuple[subprocess.Popen[bytes], int]]:
-    """`count` workers, each started once the previous ones share the table partitions (two
-    members joining an empty group at once can leave kafka-python stuck mid-rebalance)."""
+    """`count` workers, each started once the previous ones share the partitions (two members
+    joining an empty group at once can leave kafka-python stuck mid-rebalance)."""
     started: list[tuple[subprocess.Popen[bytes], int]] = []
     for n in range(count):
         port = free_port()
-        started.append((lane.start_worker("--metrics-port", str(port)), port))
-        wait_for(lambda: _sharing(started), 90, f"{n + 1} workers sharing the partitions")
+        process = lane.start_worker("--metrics-port", str(port), "--exit-when-idle", "3")
+        started.append((process, port))
+
+        def sharing() -> bool:
+            return all(
+                _partitions_owned(p, stage) > 0
+                for _, p in started
+                for stage in ("tables", "keyed", "escalation")
+            )
+
+        wait_for(sharing, 120, f"{n + 1} workers sharing every stage's partitions")
     return started
 
 
-# Two and three workers, produced live; one of them (chosen at random) killed at a random point,
-# and started again later, once the others have gone on without it. Flags and actions must be
-# `scan`'s: one escalation ladder per player however the flags were spread (the same player's
-# strikes raised by different workers' tables and by the site stage), lobby bot waves whole
-# although their lines reach different workers, and nothing lost or duplicated by the kill.
+# One, two and three workers, produced live; one of them (chosen at random) killed with kill -9
+# at a random point, and started again later, once the others have gone on without it. Every
+# stage's partitions are shared: the keyed stage's (tournaments, bot-wave texts, players) are
+# owned by more than one worker, as /metrics says. Flags and actions must be `scan`'s, private
+# in-hand flags and lobby waves among them, and every worker exits by itself once the
+# deployment is done.
 @pytest.mark.parametrize(
     ("lane", "workers"),
-    [
-        ({"max_poll_records": 100, "merge_hold_ms": 1000}, 2),
-        ({"max_poll_records": 100, "merge_hold_ms": 1000, "snapshot_interval_seconds": 1}, 3),
-    ],
+    [({"max_poll_records": 100}, 1), ({"max_poll_records": 100}, 2), ({}, 3)],
     indirect=["lane"],
 )
-def test_several_workers_one_killed_and_restarted_give_scans_flags_and_actions(
+def test_workers_one_killed_9_and_restarted_give_scans_flags_and_actions(
     lane: Lane, stream: Stream, workers: int
 ) -> None:
     rng = random.Random(workers)
     started = _start_one_by_one(lane, workers)
+    if workers > 1:
+        keyed = [_partitions_owned(port, "keyed") for _, port in started]
+        assert sum(1 for owned in keyed if owned) == workers, keyed
+        assert sum(keyed) == PARTITIONS  # shared, not one owner with standbys
     victim = rng.randrange(workers)
     doomed, _ = started[victim]
     producing = _producing(lane, stream, rate=500)
     share = rng.uniform(0.2, 0.6)
     with lane.committed_counter() as committed:
-        wait_for(lambda: committed() >= stream.count * share, 90, "the kill point")
+        wait_for(lambda: committed() >= stream.count * share, 120, "the kill point")
         doomed.send_signal(signal.SIGKILL)
         doomed.wait(10)
         producing.join(90)
-        # The others take its partitions over and go on; it comes back much later.
-        wait_for(lambda: committed() >= stream.count * 0.9, 120, "the others to go on")
+        if workers > 1:  # the others take its partitions over and go on; it comes back later
+            wait_for(lambda: committed() >= stream.count * 0.9, 180, "the others to go on")
     back = lane.start_worker("--exit-when-idle", "3")
     for process, _ in started:
         if process is not doomed:
-            wait_for(lambda: lane.stored_actions() == stream.scan_actions, 120, "scan's actions")
-            process.send_signal(signal.SIGTERM)
-            assert _exits(process, 60) == 0
+            assert _exits(process, 360) == 0, lane.worker_log(lane.workers.index(process))[-3000:]
     try:
         code = _exits(back, 360)
     except subprocess.TimeoutExpired:
         back.kill()
-        log = lane.worker_log(len(lane.workers) - 1)[-6000:]
-        pytest.fail(f"the restarted worker never went idle: {log}")
-    assert code == 0, lane.worker_log(len(lane.workers) - 1)[-3000:]
-    assert lane.stored_ids() == stream.event_ids
-    assert lane.stored_events() == stream.count  # one row per event: no duplicates
-    assert_same_flags(lane.stored_flags(), stream.scan_flags)
-    assert_same_flags(lane.topic_flags(), stream.scan_flags)
-    lane.assert_actions_are_scans(stream)
-    # Lobby bot waves among them (their lines came through every worker's partitions).
-    assert "lobby_waves" in lane.flag_detectors()
+        pytest.fail(f"the restarted worker never went idle: {lane.worker_log(workers)[-6000:]}")
+    assert code == 0, lane.worker_log(workers)[-3000:]
+    assert_exactly_scans(lane, stream)
 
 
 def _chat(message_id: str, text: str, t: int) -> dict[str, Any]:
@@ -697,7 +568,7 @@ def test_bad_records_go_to_the_dead_letter_topics_and_the_stream_goes_on(lane: L
     assert "profanity" in {f["category"] for f in flagged}
     assert {m for f in flagged for m in f["message_ids"]} == {"m-2"}
     assert "3 dead letters" in _summary(lane.worker_log(0))
-    assert "0 dead letters" in _summary(lane.worker_log(0), "site")  # stored once, not twice
+    assert "0 dead letters" in _summary(lane.worker_log(0), "keyed")  # stored once, not twice
 
 
 def test_poison_records_land_in_the_dead_letter_topic_and_the_stream_goes_on(lane: Lane) -> None:
@@ -773,28 +644,25 @@ def test_poison_records_land_in_the_dead_letter_topic_and_the_stream_goes_on(lan
     assert {m for f in flagged for m in f["message_ids"]} == {"m-2"}  # never the second m-1
 
 
-def test_a_worker_whose_site_stage_dies_stops_cleanly_and_says_so(lane: Lane) -> None:
-    """The site stage is a child process: if it dies, the worker must not go on as half a
-    worker (its site detectors silently gone), but stop, committing, and exit non-zero so that
+def test_a_worker_whose_keyed_stage_dies_stops_cleanly_and_says_so(lane: Lane) -> None:
+    """The keyed stage is a child process: if it dies, the worker must not go on as half a
+    worker (its keyed detectors silently gone), but stop, committing, and exit non-zero so that
     its supervisor restarts it whole."""
     port = free_port()
     worker = lane.start_worker("--metrics-port", str(port))
     wait_for(
-        lambda: _partitions_owned(port) == _partitions_owned(port, "site") == 3 * PARTITIONS,
+        lambda: _partitions_owned(port) > 0 and _partitions_owned(port, "keyed") == PARTITIONS,
         90,
-        "both stages to own every partition",
+        "both stages to own their partitions",
     )
-    # The worker's children are its store writer and the site stage, which has a store writer
-    # of its own: the child with children is the site stage.
     family = descendants(worker.pid)
-    site = [pid for pid in family if descendants(pid)]
-    assert len(site) == 1, family  # (the others: a store writer, multiprocessing's tracker)
-    os.kill(site[0], signal.SIGKILL)
+    (keyed,) = re.findall(r"keyed stage runs in process (\d+)", lane.worker_log(0))
+    assert int(keyed) in family, family
+    os.kill(int(keyed), signal.SIGKILL)
     assert _exits(worker, 60) == 1, lane.worker_log(0)[-3000:]
     log = lane.worker_log(0)
-    assert "site stage process exited with code -9" in log
+    assert "keyed stage process exited with code -9" in log
     assert "railbird run (tables stage):" in log  # it finished its batch and committed
-    # The killed stage's own store writer too: it exits when its parent's pipe closes.
     wait_for(lambda: not any(alive(pid) for pid in family), 30, "no orphan")
 
 
