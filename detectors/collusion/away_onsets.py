@@ -14,7 +14,8 @@ distinct players went away than the tournament's recent background of lone onset
 (Poisson tail below `crowd_p`, never fewer than `short_floor`), or within +-`wide` (a rolling
 wave, table after table), or `table_floor` players at its own table within +-`short` (one
 table's players dropping together). A break is also seen without anyone's onsets: the tables
-stop dealing. An onset shortly before or during a pause of every table is a break onset.
+stop dealing (once `min_deals` hand starts have shown that they deal). An onset shortly before
+or during a pause of every table is a break onset.
 Crowd and break onsets are dropped before any pairing. So are onsets of players who are gone
 (eliminated, per the hands' `eliminated`, or left and not seen again): they are out of the test.
 """
@@ -73,6 +74,7 @@ class AwayLedger:
     recent_times: deque[float] = field(default_factory=deque)  # every onset, the last half hour
     eligible: set[str] = field(default_factory=set)  # present, with >= min_onsets lone onsets
     last_deal: float | None = None
+    deals: int = 0
     deal_gap: float = 0.0  # running mean of the gaps between the tournament's hand starts
     pauses: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=64))
     crowd_onsets: int = 0
@@ -97,6 +99,7 @@ class AwayRules:
     crowd_p: float = 1e-4
     background_span: float = 1800.0
     pause_floor: float = 90.0  # no hand started anywhere this long (or 5 usual gaps): a pause
+    min_deals: int = 20  # ... once the tournament has shown that it deals
     pause_margin: float = 60.0  # onsets this long before a pause belong to it
     resume_margin: float = 30.0
     min_onsets: int = 2  # a player with fewer lone onsets cannot be in a flagged pair
@@ -163,6 +166,7 @@ class AwayRules:
             deal = ledger.last_deal
             if (
                 deal is not None
+                and ledger.deals >= self.min_deals
                 and deal < onset.t + self.pause_margin
                 and now < onset.t + self.pause_margin + threshold
             ):
@@ -211,6 +215,7 @@ class AwayRules:
                 ledger.pauses.append((last, t))
             ledger.deal_gap = gap if ledger.deal_gap == 0.0 else 0.9 * ledger.deal_gap + 0.1 * gap
         ledger.last_deal = t
+        ledger.deals += 1
 
     def _pause_threshold(self, ledger: AwayLedger) -> float:
         return max(self.pause_floor, 5.0 * ledger.deal_gap)
@@ -218,7 +223,9 @@ class AwayRules:
     def _verdict(self, ledger: AwayLedger, onset: Onset, now: float, threshold: float) -> str:
         t = onset.t
         pauses = list(ledger.pauses)
-        if ledger.last_deal is not None and now - ledger.last_deal >= threshold:
+        if ledger.deals < self.min_deals:
+            pauses = []  # a stream that does not show its dealing shows no pause either
+        elif ledger.last_deal is not None and now - ledger.last_deal >= threshold:
             pauses.append((ledger.last_deal, now))
         for begin, end in pauses:
             if begin - self.pause_margin <= t <= end + self.resume_margin:
