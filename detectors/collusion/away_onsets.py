@@ -187,6 +187,8 @@ class AwayRules:
         arriving counts: conservative for the pair tests that read it)."""
         times = ledger.field_times
         count = bisect.bisect_right(times, hi) - bisect.bisect_left(times, lo)
+        if not ledger.pending or hi < ledger.pending[0].t:
+            return count
         return count + sum(1 for o in ledger.pending if lo <= o.t <= hi)
 
     def at_risk(self, ledger: AwayLedger, *also: str) -> int:

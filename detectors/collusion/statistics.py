@@ -18,6 +18,7 @@ that could have been tested (`benjamini_hochberg`, `candidate_pairs`).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 
 def poisson_tail(k: int, mean: float) -> float:
@@ -118,12 +119,20 @@ def candidate_pairs(players: int) -> int:
     return n * (n - 1) // 2
 
 
+@lru_cache(maxsize=4096)
 def poisson_quantile(mean: float, p: float) -> int:
     """The smallest k >= 1 with P(X >= k) <= p for X ~ Poisson(mean): a count that chance
-    reaches less often than `p`, e.g. how many players away at once is more than background."""
+    reaches less often than `p`, e.g. how many players away at once is more than background.
+    Memoised: callers ask about a few background levels over and over."""
     k = max(1, math.floor(mean))
-    while poisson_tail(k, mean) > p:
+    tail = poisson_tail(k, mean)
+    if mean <= 0:
+        return k
+    term = math.exp(k * math.log(mean) - mean - math.lgamma(k + 1))  # P(X = k)
+    while tail > p:  # P(X >= k + 1) = P(X >= k) - P(X = k)
+        tail -= term
         k += 1
+        term *= mean / k
     return k
 
 
