@@ -87,18 +87,18 @@ class TournamentPlay:
 class BountyCollusion:
     name: ClassVar[str] = "bounty_collusion"
     keyed_by: ClassVar[Keying] = "tournament"
-    threshold: float = 9.0  # combined robust z of a pair's play
+    threshold: float = 8.0  # combined robust z of a pair's play
     # The score is looked at after every shared hand, so an honest pair's random walk would
     # cross any fixed line sooner or later: a pair must stay over it for this many more shared
     # hands before it is flagged (a team's evidence keeps growing; a walk falls back).
-    confirm_hands: int = 20
+    confirm_hands: int = 10
     min_shared_hands: int = 50
     min_reference_pairs: int = 100  # pairs with enough shared hands before anyone is judged
-    refresh_every: int = 100  # hands between re-estimates of the honest pairs' spread
+    refresh_every: int = 200  # hands between re-estimates of the honest pairs' spread
     min_co_deviation: float = 2.0  # robust z below which a pair is not scored in full
     # A team plays around each other (into pots the other is in, behind the other's raises);
     # a target answering a team co-deviates with each member but plays no spots around them.
-    min_spots: float = 1.0
+    min_spots: float = 2.0
     high_margin: float = 4.0  # this far above the threshold, the flag is high severity
     model_dir: str = ""  # the honest-decision model; empty: the one shipped with railbird
     tournament_ttl: timedelta = timedelta(hours=8)
@@ -165,7 +165,7 @@ class BountyCollusion:
     ) -> Finding:
         pair = scored.pair
         record = trn.ledger.pairs[pair]
-        ranked = sorted(record.targets.items(), key=lambda kv: (-kv[1], kv[0]))
+        ranked = sorted((record.targets or {}).items(), key=lambda kv: (-kv[1], kv[0]))
         target = ranked[0][0] if ranked else None
         trn.flagged[pair] = target or ""
         group = trn.group(pair)
@@ -178,7 +178,7 @@ class BountyCollusion:
             "high" if strong or scored.score >= self.threshold + self.high_margin else "medium"
         )
         plan_ids = [m for _, m, _, _ in plans]
-        moves = [describe_move(m) for m in record.moves]
+        moves = [describe_move(m) for m in record.moves or ()]
         weight = sum(v for _, v in ranked)
         share = round(ranked[0][1] / weight, 2) if ranked and weight > 0 else 0.0
         spots = ", ".join(
@@ -211,7 +211,7 @@ class BountyCollusion:
             evidence=Evidence(
                 kind="play_against_model",
                 summary=summary,
-                event_ids=tuple(record.hands),
+                event_ids=tuple(record.hands or ()),
                 measures={
                     "shared_hands": record.shared,
                     "co_deviation_z": round(scored.co_deviation, 3),
@@ -221,10 +221,8 @@ class BountyCollusion:
                     "combined_z": round(scored.score, 3),
                     "threshold": self.threshold,
                     "reference_pairs": trn.ledger.reference.pairs,
-                    "spot_z_by_direction": [
-                        [round(z, 2) for z in scored.spot_z[0]],
-                        [round(z, 2) for z in scored.spot_z[1]],
-                    ],
+                    "spot_z_first_acting": [round(z, 2) for z in scored.spot_z[0]],
+                    "spot_z_second_acting": [round(z, 2) for z in scored.spot_z[1]],
                     "target_share": share,
                     "knockouts_of_target": knockouts,
                     "planning_messages": plan_ids,

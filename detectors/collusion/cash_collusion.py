@@ -155,10 +155,8 @@ class CashCollusion:
                     "combined_z": round(z, 3),
                     "threshold": self.threshold,
                     "chips_transferred": abs(record.flow),
-                    "spot_z_by_direction": [
-                        [round(v, 2) for v in scored.spot_z[0]],
-                        [round(v, 2) for v in scored.spot_z[1]],
-                    ],
+                    "spot_z_first_acting": [round(v, 2) for v in scored.spot_z[0]],
+                    "spot_z_second_acting": [round(v, 2) for v in scored.spot_z[1]],
                     "model_version": model_at(self.model_dir).version,
                 },
                 details={

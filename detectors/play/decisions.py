@@ -83,7 +83,7 @@ FEATURE_NAMES: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Decision:
     """One voluntary action and its context."""
 
@@ -112,7 +112,7 @@ def _postflop_order(hand: HandEvent) -> list[str]:
 
 
 def _log_bb(chips: float, bb: int) -> float:
-    return math.log1p(max(0.0, chips) / bb)
+    return math.log1p(chips / bb) if chips > 0 else 0.0
 
 
 def _hole(cards: tuple[str, ...] | None) -> tuple[str, str] | None:
@@ -129,11 +129,18 @@ class _Replay:
         self.styles = styles
         self.bb = max(1, hand.big_blind)
         self.start = {s.player_id: s.stack for s in hand.seats}
-        self.holes = {s.player_id: _hole(s.hole_cards) for s in hand.seats}
+        holes = {s.player_id: _hole(s.hole_cards) for s in hand.seats}
+        # The operator knows every hand dealt. A history that shows only what reached a
+        # showdown (public hand histories) would hand the model a sample of players who did not
+        # fold: its decisions are read only if it shows a hand beyond the showdown's.
+        shown = {entry.player_id for entry in hand.showdown}
+        complete = all(cards is not None for cards in holes.values())
+        self.holes = holes if complete and not shown.issuperset(holes) else {}
         bounties = {s.player_id: s.bounty for s in hand.seats if s.bounty}
         self.bounties = bounties
         self.left = dict(self.start)  # chips behind
         self.bounty_scale = statistics.median(bounties.values()) if bounties else 1
+        self.bounty_ratio = {p: b / self.bounty_scale for p, b in bounties.items()}
         self.targets = {
             p
             for p, stack in self.start.items()
@@ -246,77 +253,94 @@ class _Replay:
             return None
         bb = self.bb
         left = self.left
+        start = self.start
         behind = left.get(pid, 0)
         put = self.put_in.get(pid, 0)
-        position = self.position.get(pid, 0.5)
+        positions = self.position
+        position = positions.get(pid, 0.5)
         aggressor = self.aggressor if to_call > 0 else None
-        my_total = self.start.get(pid, 0)
+        my_total = start.get(pid, 0)
+        acted = self.acted
         to_act = 0
         last = True
         any_all_in = False
-        covered = 0.0
         biggest = 0
-        head_live = head_entered = False
         for p in live:
             chips = left.get(p, 0)
             if chips > 0:
-                if p not in self.acted:
+                if p not in acted:
                     to_act += 1
-                if self.position.get(p, 0) > position:
+                if positions.get(p, 0) > position:
                     last = False
-                biggest = max(biggest, chips)
+                if chips > biggest:
+                    biggest = chips
             else:
                 any_all_in = True
-            if p in self.bounties and self.start.get(p, 0) <= my_total:
-                covered = max(covered, self.bounties[p] / self.bounty_scale)
-            if p in self.targets and self.start.get(p, 0) <= my_total:
-                head_live = True
-                head_entered = head_entered or p in self.entered
-        covers_aggressor = aggressor is not None and self.start.get(aggressor, 0) <= my_total
-        agg_bounty = 0.0
-        if aggressor is not None and aggressor in self.bounties and covers_aggressor:
-            agg_bounty = self.bounties[aggressor] / self.bounty_scale
-        own_style = self.styles.get(pid, PRIOR_STYLE)
-        agg_style = self.styles.get(aggressor, PRIOR_STYLE) if aggressor else PRIOR_STYLE
+        covered = 0.0
+        head_live = head_entered = False
+        if self.bounties:
+            ratio = self.bounty_ratio
+            for p in live:
+                if start.get(p, 0) <= my_total:
+                    r = ratio.get(p, 0.0)
+                    if r > covered:
+                        covered = r
+                    if p in self.targets:
+                        head_live = True
+                        if p in self.entered:
+                            head_entered = True
+        covers_aggressor = aggressor is not None and start.get(aggressor, 0) <= my_total
+        agg_bounty = (
+            self.bounty_ratio.get(aggressor, 0.0)
+            if aggressor is not None and covers_aggressor
+            else 0.0
+        )
+        pot = self.pot
+        styles = self.styles
+        own_style = styles.get(pid, PRIOR_STYLE)
+        agg_style = styles.get(aggressor, PRIOR_STYLE) if aggressor else PRIOR_STYLE
+        street = self.street
+        n_live = len(live)
         return (
             *self._cards(pid, hole),
-            float(to_call > 0),
-            _log_bb(to_call, bb),
-            to_call / (self.pot + to_call) if to_call else 0.0,
-            _log_bb(self.pot, bb),
-            _log_bb(behind, bb),
-            math.log1p(behind / max(1, self.pot)),
-            float(to_call > 0 and to_call >= behind),
-            put / max(1, put + behind),
-            min(self.raises, 4) / 4,
-            min(self.callers, 4) / 4,
-            min(len(live), 8) / 8,
-            min(to_act, 8) / 8,
+            1.0 if to_call > 0 else 0.0,
+            math.log1p(to_call / bb) if to_call > 0 else 0.0,
+            to_call / (pot + to_call) if to_call else 0.0,
+            math.log1p(pot / bb) if pot > 0 else 0.0,
+            math.log1p(behind / bb) if behind > 0 else 0.0,
+            math.log1p(behind / pot) if pot > 0 and behind > 0 else 0.0,
+            1.0 if 0 < to_call >= behind else 0.0,
+            put / (put + behind) if put + behind > 0 else 0.0,
+            (self.raises if self.raises < 4 else 4) / 4,
+            (self.callers if self.callers < 4 else 4) / 4,
+            (n_live if n_live < 8 else 8) / 8,
+            (to_act if to_act < 8 else 8) / 8,
             position,
-            float(last),
-            float(pid == self.small_blind),
-            float(pid == self.big_blind),
-            float(pid == self.preflop_aggressor and self.street > 0),
-            float(aggressor is not None and left.get(aggressor, 0) <= 0),
-            float(any_all_in),
-            float(self.tournament),
-            float(bool(self.bounties)),
-            min(3.0, covered),
-            min(3.0, agg_bounty),
-            float(self.hand.ante > 0),
-            _log_bb(min(behind, biggest), bb),
-            float(covers_aggressor),
-            float(head_live),
-            float(head_entered),
+            1.0 if last else 0.0,
+            1.0 if pid == self.small_blind else 0.0,
+            1.0 if pid == self.big_blind else 0.0,
+            1.0 if street > 0 and pid == self.preflop_aggressor else 0.0,
+            1.0 if aggressor is not None and left.get(aggressor, 0) <= 0 else 0.0,
+            1.0 if any_all_in else 0.0,
+            1.0 if self.tournament else 0.0,
+            1.0 if self.bounties else 0.0,
+            covered if covered < 3.0 else 3.0,
+            agg_bounty if agg_bounty < 3.0 else 3.0,
+            1.0 if self.hand.ante > 0 else 0.0,
+            math.log1p(min(behind, biggest) / bb) if behind > 0 and biggest > 0 else 0.0,
+            1.0 if covers_aggressor else 0.0,
+            1.0 if head_live else 0.0,
+            1.0 if head_entered else 0.0,
             *own_style,
             *agg_style[:3],
         )
 
 
 def read_hand(hand: HandEvent, styles: Mapping[str, list[float]]) -> HandReading:
-    """The hand's decisions (with model inputs where the hole cards are known) and what each
-    player's style gains from it. `styles` maps player ids to `Style.features()` as they stood
-    before this hand; players missing from it are read with the population's style."""
+    """The hand's decisions (with model inputs when every seat's hole cards are known) and
+    what each player's style gains from it. `styles` maps player ids to `Style.features()` as
+    they stood before this hand; players missing from it are read with the population's
+    style."""
     replay = _Replay(hand, styles)
     reading = HandReading(tallies={s.player_id: HandTally() for s in hand.seats})
     street = "preflop"

@@ -55,6 +55,7 @@ class Preflop:
     gap: int  # ranks between the two cards (0 connected), 12 for a pair
 
 
+@lru_cache(maxsize=2048)
 def preflop(hole: tuple[str, str]) -> Preflop:
     a, b = _RANK[hole[0][0]], _RANK[hole[1][0]]
     hi, lo = max(a, b), min(a, b)

@@ -76,9 +76,12 @@ class PairRecord:
     # Directed spot sums, flat: (direction * 4 + spot) * 3 + (0 residual sum, 1 variance sum,
     # 2 decisions); direction 0 is the pair's first player acting, 1 the other way round.
     spots: list[float] = field(default_factory=lambda: [0.0] * (2 * len(SPOTS) * 3))
-    hands: list[str] = field(default_factory=list)  # hands where both deviated together
-    targets: dict[str, float] = field(default_factory=dict)  # third players in those hands
-    moves: list[Move] = field(default_factory=list)
+    # Evidence, made only for the pairs that have some (most pairs never do: fewer objects
+    # for the collector to walk): hands where both deviated together, the third players in
+    # them, the most surprising moves.
+    hands: list[str] | None = None
+    targets: dict[str, float] | None = None
+    moves: list[Move] | None = None
     co_z: float = 0.0  # last computed statistics
     spot_z: float = 0.0
 
@@ -241,7 +244,7 @@ class PlayLedger:
             spot_z=(directions[0], directions[1]),
         )
 
-    def refresh(self, min_shared: int, min_pairs: int, sample: int = 400) -> None:
+    def refresh(self, min_shared: int, min_pairs: int, sample: int = 200) -> None:
         """Re-estimate the honest pairs' median and spread: over every pair with enough shared
         hands for the co-deviation, and over a fixed sample of them (the first by name) for
         the spots, which cost more to compute."""
@@ -294,21 +297,25 @@ def _mad(values: list[float]) -> float:
 
 
 def _keep_hand(record: PairRecord, hand_id: str, weight: float, others: set[str]) -> None:
-    if hand_id not in record.hands:
-        record.hands.append(hand_id)
-        del record.hands[:-KEEP_HANDS]
+    hands = record.hands if record.hands is not None else []
+    targets = record.targets if record.targets is not None else {}
+    if hand_id not in hands:
+        hands.append(hand_id)
+        del hands[:-KEEP_HANDS]
     for t in others:
-        record.targets[t] = record.targets.get(t, 0.0) + weight
-    if len(record.targets) > 2 * KEEP_TARGETS:
-        kept = sorted(record.targets.items(), key=lambda kv: (-kv[1], kv[0]))[:KEEP_TARGETS]
-        record.targets = dict(kept)
+        targets[t] = targets.get(t, 0.0) + weight
+    if len(targets) > 2 * KEEP_TARGETS:
+        targets = dict(sorted(targets.items(), key=lambda kv: (-kv[1], kv[0]))[:KEEP_TARGETS])
+    record.hands, record.targets = hands, targets
 
 
 def _keep_move(record: PairRecord, move: Move) -> None:
-    record.moves.append(move)
-    if len(record.moves) > KEEP_MOVES:
-        record.moves.sort(key=lambda m: (m.expected, m.hand_id, m.player_id))
-        del record.moves[KEEP_MOVES:]
+    moves = record.moves if record.moves is not None else []
+    moves.append(move)
+    if len(moves) > KEEP_MOVES:
+        moves.sort(key=lambda m: (m.expected, m.hand_id, m.player_id))
+        del moves[KEEP_MOVES:]
+    record.moves = moves
 
 
 def describe_move(move: Move) -> str:

@@ -21,7 +21,7 @@ from railbird.detectors.play.style import Style
 FLOOR = 0.05  # model probabilities are read within [FLOOR, 1 - FLOOR]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Residual:
     """One decision against the model: aggression (bet or raise, minus its predicted chance)
     and, facing a bet, continuation (did not fold, minus its predicted chance)."""

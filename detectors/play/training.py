@@ -151,7 +151,7 @@ def write_model(
     for k, (w, b) in enumerate(zip(model.coefs_, model.intercepts_, strict=True)):
         arrays[f"w{k}"] = np.asarray(w, dtype=np.float32)
         arrays[f"b{k}"] = np.asarray(b, dtype=np.float32)
-    np.savez_compressed(out / "honest_play.npz", **arrays)
+    np.savez_compressed(out / "honest_play.npz", allow_pickle=False, **arrays)
     (out / "honest_play.json").write_text(json.dumps(manifest, indent=2) + "\n")
 
 

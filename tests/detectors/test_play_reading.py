@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from railbird.detectors.events import HandEvent
 from railbird.detectors.play.decisions import (
     AGGRESSIVE,
     FEATURE_NAMES,
@@ -200,3 +201,33 @@ def test_a_model_for_other_features_is_refused(tmp_path: Path) -> None:
     (tmp_path / "broken.npz").write_bytes(b"not an archive")
     with pytest.raises(PlayModelError, match="cannot load"):
         load_model(tmp_path / "broken.npz", tmp_path / "honest_play.json")
+
+
+def test_a_history_showing_only_the_showdown_gives_no_model_input() -> None:
+    """Public hand histories show the cards of those who reached a showdown: reading them would
+    give the model only players who did not fold. Such a hand is context, never a sample."""
+    event = _hand()
+    heads_up = hand(
+        "h-3",
+        start=0,
+        end=40,
+        seats=_seats({"p-1": 10_000, "p-4": 1_200}),
+        actions=[
+            {"street": "preflop", "player_id": "p-1", "action": "post_sb", "amount": 50},
+            {"street": "preflop", "player_id": "p-4", "action": "post_bb", "amount": 100},
+            {"street": "preflop", "player_id": "p-1", "action": "call", "amount": 50},
+            {"street": "preflop", "player_id": "p-4", "action": "check", "amount": 0},
+        ],
+        board=list(event.board),  # type: ignore[attr-defined]
+    )
+    shown = HandEvent.model_validate(
+        {
+            **heads_up.model_dump(mode="json"),
+            "showdown": [
+                {"player_id": "p-1", "cards": ["As", "Ad"]},
+                {"player_id": "p-4", "cards": ["9s", "9d"]},
+            ],
+        }
+    )
+    assert all(d.features is not None for d in read_hand(heads_up, {}).decisions)
+    assert all(d.features is None for d in read_hand(shown, {}).decisions)
