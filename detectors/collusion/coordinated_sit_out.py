@@ -138,11 +138,11 @@ class CoordinatedSitOut:
         alpha = self.alpha_with_plan if plans else self.alpha
         if best.p_scan * at_risk >= alpha * max(1, len(trn.p_values)):
             return None  # not even the most generous rank could pass: skip counting it
-        gone = trn.ledger.players
-        rank = sum(
+        players = trn.ledger.players
+        rank = sum(  # among the pairs still at risk, as the family counts them
             1
             for (a, b), q in trn.p_values.items()
-            if q <= best.p_scan and gone[a].gone is None and gone[b].gone is None
+            if q <= best.p_scan and players[a].gone is None and players[b].gone is None
         )
         adjusted = benjamini_hochberg(best.p_scan, at_risk, max(1, rank))
         if adjusted >= alpha:
