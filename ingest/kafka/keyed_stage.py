@@ -79,7 +79,7 @@ class _Task:
             if detectors
         }
         self.view = PlayerView(stage.hand_ttl) if PLAYERS in self.lanes else None
-        # Said by this run of the task (not restored: a restart says HOLD, then all again).
+        # What this task has told the stages downstream, kept with the state (see table_stage).
         self.players_ended = False
         self.complete = False
         if resume.state is not None:
@@ -99,6 +99,7 @@ class _Task:
                     for name, p in self.pipelines.items()
                 },
                 "view": None if self.view is None else self.view.state(),
+                "said": [self.players_ended, self.complete],
             }
         )
 
@@ -112,6 +113,7 @@ class _Task:
                 pipeline.restore(base64.b64decode(saved["pipelines"][name]))
         if self.view is not None and saved.get("view") is not None:
             self.view.load(saved["view"])
+        self.players_ended, self.complete = (bool(x) for x in saved.get("said", (False, False)))
 
 
 class KeyedStage:
@@ -160,10 +162,7 @@ class KeyedStage:
 
     def open(self, task: int, tps: list[TopicPartition], resume: Resume) -> None:
         (tp,) = tps
-        opened = self.tasks[task] = _Task(self, task, tp, resume)
-        for sender in self._players_marks():
-            sender.hold([opened.players_source])
-        self.offence_marks.hold([opened.keyed_source])
+        self.tasks[task] = _Task(self, task, tp, resume)  # no HOLD: see TableStage.open
 
     def drop(self, tasks: Collection[int]) -> None:
         for number in tasks:

@@ -18,10 +18,10 @@ sends the records of one origin (its input partition and topic) in offset order,
 whose origin offset (and copy) is not past the last one seen from that source and origin was
 seen before.
 
-A source that (re)starts sends `HOLD` first (a new owner speaks for it now); one whose input
-has ended sends `END`. A record that arrives after its source's mark passed it (the source
-broke its promise: an upstream merge that gave up waiting) is still released, next, and counted
-in `late`.
+A source that has said nothing holds the lane (`HOLD`: also a mark a source may send to take
+its promises back); one whose input has ended sends `END`. A record that arrives after its
+source's mark passed it (the source broke its promise: an upstream merge that gave up waiting)
+is still released, next, and counted in `late`.
 """
 
 from __future__ import annotations

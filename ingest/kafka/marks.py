@@ -4,8 +4,10 @@ A source (an input partition's table-stage task, a keyed partition's players tas
 its records in sort-key order, and every `mark_interval_ms` a mark: "nothing more from me
 before T" (`kafka.lane_merge` and `rules.escalation` say what a reader does with it). One record
 per downstream partition carries the marks of every source this process owns that moved, so
-the cost is per process and partition, not per source. A source that (re)starts first sends
-`HOLD` (its new owner speaks for it now); one whose input has ended sends `END`.
+the cost is per process and partition, not per source. A source whose input has ended sends
+`END`. A source taken over sends nothing until it has more to say: its previous owner's marks
+still hold (everything before them was sent; what the new owner sends again is dropped
+downstream as seen), and marks never move back.
 
 Records and the marks after them go to a partition through one idempotent producer, which
 keeps their order, so a reader has a source's records before its mark.
@@ -64,9 +66,6 @@ class MarkSender:
             return
         self._next = now + self.interval
         self._send(moved)
-
-    def hold(self, sources: Iterable[str]) -> None:
-        self._send(dict.fromkeys(sources, HOLD))
 
     def end(self, sources: Iterable[str]) -> None:
         self._send(dict.fromkeys(sources, END))

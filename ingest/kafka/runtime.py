@@ -462,8 +462,9 @@ class StreamRuntime:
         return now - self._done_since >= seconds
 
     def _input_started(self) -> bool:
-        """Whether the stage's topics hold any record: a stream that has not begun has not
-        ended (a worker started before its producer must wait for it)."""
+        """Whether the input topics hold any record: a stream that has not begun has not
+        ended (a worker started before its producer must wait for it). The input topics, not
+        the stage's own: the internal ones carry the stages' marks from the start."""
         if self._started:
             return True
         now = time.monotonic()
@@ -473,7 +474,7 @@ class StreamRuntime:
         try:
             tps = [
                 KafkaTopicPartition(topic, p)
-                for topic in self.stage.topics()
+                for topic in self.settings.input_topics
                 for p in sorted(self.consumer.partitions_for_topic(topic) or ())
             ]
             self._started = any(end > 0 for end in self.consumer.end_offsets(tps).values())

@@ -97,7 +97,8 @@ class _Task:
         self.hands_consumed = resume.start.get(self.hands_tp, 0) if self.hands_tp else 0
         self.hands_live_from = resume.live_from.get(self.hands_tp, 0) if self.hands_tp else 0
         self.duplicates = DuplicateIds()
-        # Said by this run of the task (not restored: a restart says HOLD, then all again).
+        # What this source has told the stages downstream, kept with the state: a task taken
+        # over at the end of the stream repeats nothing (a new record would undo "done").
         self.ended = False  # this source's END sent downstream
         self.complete = False  # ... and the hand lane drained: END sent to the ladders
         if resume.state is not None:
@@ -108,7 +109,10 @@ class _Task:
         return any(p.processed < p.live_from for p in self.progress.values())
 
     def snapshot(self) -> bytes:
-        parts: dict[str, Any] = {"table": _b64(self.table.snapshot())}
+        parts: dict[str, Any] = {
+            "table": _b64(self.table.snapshot()),
+            "said": [self.ended, self.complete],
+        }
         if self.hand is not None and self.lane is not None:
             parts["hand"] = _b64(self.hand.snapshot())
             parts["lane"] = self.lane.state()
@@ -117,6 +121,7 @@ class _Task:
     def _restore(self, data: bytes) -> None:
         parts = orjson.loads(data)
         self.table.restore(base64.b64decode(parts["table"]))
+        self.ended, self.complete = (bool(x) for x in parts.get("said", (False, False)))
         if self.hand is not None and self.lane is not None and "hand" in parts:
             self.hand.restore(base64.b64decode(parts["hand"]))
             self.lane.load(parts["lane"])
@@ -175,9 +180,8 @@ class TableStage:
         now = opened.table.clock.now
         if resume.state is not None and (not self._clock or self._clock[-1][1] < micros(now)):
             self._clock.append((0.0, micros(now)))  # a restored task's clock: a floor to mark by
-        if self.keyed_marks is not None:
-            self.keyed_marks.hold([opened.source])
-        self.offence_marks.hold([opened.source])
+        # No HOLD: what its previous owner promised still holds (everything before its marks
+        # was sent; what this owner sends again is dropped downstream as seen).
 
     def drop(self, tasks: Collection[int]) -> None:
         for number in tasks:
