@@ -17,14 +17,13 @@ allows in an hour is refused (429), counted in `report_refusals`, and raises a l
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, insert, select, update
 
-from railbird.api.flag_queries import as_utc, decode_cursor, encode_cursor
+from railbird.api.flag_queries import as_utc
 from railbird.api.reporter_groups import independent_groups
 from railbird.detectors.findings import Evidence, Finding
 from railbird.rules.flags import Flag
@@ -337,68 +336,3 @@ def _reweigh(conn: Connection, flag_id: str, policy: ReportPolicy, now: datetime
             },
         }
     conn.execute(update(schema.flags).where(_f.flag_id == flag_id).values(**values))
-
-
-# ---- reading -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ReportFilter:
-    reported_id: str | None = None
-    reporter_id: str | None = None
-    flag_id: str | None = None
-
-
-def list_reports(
-    engine: Engine, flt: ReportFilter, limit: int, cursor: str | None
-) -> tuple[list[dict[str, Any]], str | None]:
-    """Reports newest first, filtered; keyset pages on (ts, report_id). A cursor not issued
-    here is a `ValueError`."""
-    query = select(schema.player_reports)
-    for column, value in (
-        (_r.reported_id, flt.reported_id),
-        (_r.reporter_id, flt.reporter_id),
-        (_r.flag_id, flt.flag_id),
-    ):
-        if value:
-            query = query.where(column == value)
-    if cursor:
-        ts, report_id = decode_cursor(cursor)
-        query = query.where(or_(_r.ts < ts, and_(_r.ts == ts, _r.report_id < report_id)))
-    query = query.order_by(_r.ts.desc(), _r.report_id.desc()).limit(limit + 1)
-    with engine.connect() as conn:
-        rows = [_report_dict(row) for row in conn.execute(query)]
-    following = None
-    if len(rows) > limit:
-        rows = rows[:limit]
-        following = encode_cursor(rows[-1]["ts"], rows[-1]["report_id"])
-    return rows, following
-
-
-def refused_reporters(engine: Engine, limit: int = 100) -> list[dict[str, Any]]:
-    """Reporters with refused reports, the most refused first."""
-    t = schema.report_refusals.c
-    query = select(schema.report_refusals).order_by(t.refused.desc(), t.reporter_id).limit(limit)
-    with engine.connect() as conn:
-        found = [dict(row._mapping) for row in conn.execute(query)]
-    for item in found:
-        item["first_refused_at"] = as_utc(item["first_refused_at"])
-        item["last_refused_at"] = as_utc(item["last_refused_at"])
-    return found
-
-
-def reports_by_flag(engine: Engine, flag_ids: Sequence[str]) -> dict[str, int]:
-    """How many reports went to each of `flag_ids` (the queue's and console's badge)."""
-    if not flag_ids:
-        return {}
-    query = (
-        select(_r.flag_id, func.count()).where(_r.flag_id.in_(list(flag_ids))).group_by(_r.flag_id)
-    )
-    with engine.connect() as conn:
-        return {flag_id: int(n) for flag_id, n in conn.execute(query)}
-
-
-def _report_dict(row: Any) -> dict[str, Any]:
-    data = dict(row._mapping)
-    data["ts"] = as_utc(data["ts"])
-    return data

@@ -18,14 +18,12 @@ from railbird.api.models import (
     ReportResult,
 )
 from railbird.api.problems import PROBLEM, Problem
+from railbird.api.report_queries import ReportFilter, list_reports, refused_reporters
 from railbird.api.report_store import (
-    ReportFilter,
     ReportRefusedError,
     ReportRequest,
     TooManyReportsError,
     file_report,
-    list_reports,
-    refused_reporters,
 )
 from railbird.rules.policy_watch import PolicyWatch
 

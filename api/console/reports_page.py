@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse
 from railbird.api.auth import Role
 from railbird.api.console.auth import ConsoleUser, page_user
 from railbird.api.console.templating import ConsoleError, render
-from railbird.api.report_store import ReportFilter, list_reports, refused_reporters
+from railbird.api.report_queries import ReportFilter, list_reports, refused_reporters
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 Reader = Annotated[ConsoleUser, Depends(page_user(Role.ANALYST, Role.INVESTIGATOR))]

@@ -26,7 +26,7 @@ from railbird.api.console.views import hand_timeline, offending_terms
 from railbird.api.context_queries import flag_context, player_flags
 from railbird.api.flag_queries import SEVERITIES, flag_dict, get_flag
 from railbird.api.models import LEVEL_PATTERN, RestrictionKind, canonical_level
-from railbird.api.report_store import ReportFilter, list_reports
+from railbird.api.report_queries import ReportFilter, list_reports
 from railbird.api.restriction_store import (
     apply_restriction,
     lift_restriction,
