@@ -98,7 +98,7 @@ class BountyCollusion:
     min_co_deviation: float = 2.0  # robust z below which a pair is not scored in full
     # A team plays around each other (into pots the other is in, behind the other's raises);
     # a target answering a team co-deviates with each member but plays no spots around them.
-    min_spots: float = 2.0
+    min_spots: float = 1.0
     high_margin: float = 4.0  # this far above the threshold, the flag is high severity
     model_dir: str = ""  # the honest-decision model; empty: the one shipped with railbird
     tournament_ttl: timedelta = timedelta(hours=8)

@@ -43,12 +43,13 @@ class CashTable:
 class CashCollusion:
     name: ClassVar[str] = "cash_collusion"
     consumes: ClassVar[frozenset[str]] = frozenset({"hand"})
-    # Aggression toward each other, either way, pooled over both directions (z); play against
-    # the other's cards is a second test, stricter since it is looked at alongside.
-    threshold: float = 4.0
-    cards_threshold: float = 5.0
+    # Stouffer z of the donor's play toward the receiver (dumping) or of the pair's passivity
+    # toward each other (soft play), each with play against the other's cards; set on the
+    # simulator's varied cash days (docs/quality-cash-collusion.md).
+    threshold: float = 5.0  # chip dumping
+    soft_threshold: float = 4.5
     min_meetings: int = 6  # heads-up meetings before a pair is judged
-    confirm_meetings: int = 3
+    confirm_meetings: int = 5
     high_margin: float = 3.0
     model_dir: str = ""
     table_ttl: timedelta = timedelta(hours=8)
@@ -67,7 +68,7 @@ class CashCollusion:
             if pair in table.flagged or record.heads_up < self.min_meetings:
                 continue
             scored = table.ledger.score(pair)
-            if self._strength(scored) < self.threshold:
+            if scored.dumping < self.threshold and scored.soft < self.soft_threshold:
                 table.above_since.pop(pair, None)
                 continue
             since = table.above_since.setdefault(pair, record.heads_up)
@@ -78,22 +79,16 @@ class CashCollusion:
         state.put(key, table, self.table_ttl)
         return findings
 
-    def _strength(self, scored: HeadsUpScore) -> float:
-        """How far over the line the pair is, on the aggression test's scale."""
-        cards = scored.against_cards * self.threshold / self.cards_threshold
-        return max(abs(scored.toward), cards)
-
     def _finding(self, table: CashTable, scored: HeadsUpScore, hand: HandEvent) -> Finding:
         pair = scored.pair
         record = table.ledger.pairs[pair]
-        z = self._strength(scored)
-        # Found by play against the cards, it is dumping if chips moved between them.
-        dumping = scored.toward > 0 if abs(scored.toward) >= z else record.flow != 0
+        dumping = scored.dumping - self.threshold >= scored.soft - self.soft_threshold
+        z = scored.dumping if dumping else scored.soft
+        line = self.threshold if dumping else self.soft_threshold
         category: Category = "chip_dumping" if dumping else "soft_play"
         table.flagged[pair] = category
-        # Who gave: the one chips left in the hands they met heads-up.
-        receiver = pair[1] if record.flow >= 0 else pair[0]
-        donor = pair[0] if receiver == pair[1] else pair[1]
+        donor = scored.donor
+        receiver = pair[1] if donor == pair[0] else pair[0]
         spots = "; ".join(
             f"{actor} against {other}: "
             + ", ".join(f"{name} {z_:+.1f}" for name, z_ in zip(SPOTS, zs, strict=True))
@@ -124,13 +119,13 @@ class CashCollusion:
         summary = (
             f"{what}, play against the other's cards {scored.against_cards:+.1f} (by "
             f"{scored.against_cards_by}), off the model in the same hands "
-            f"{scored.co_aggression:+.1f}; z={z:.1f} (flag at {self.threshold:g}) over "
+            f"{scored.co_aggression:+.1f}; z={z:.1f} (flag at {line:g}) over "
             f"{record.heads_up} heads-up "
             f"meetings in {record.dealt} hands together ({spots}); {abs(record.flow)} chips "
             f"from {donor} to {receiver} in the hands they met heads-up"
             + (f". E.g. {moves[0]}" if moves else "")
         )
-        severity: Severity = "high" if z >= self.threshold + self.high_margin else "medium"
+        severity: Severity = "high" if z >= line + self.high_margin else "medium"
         return Finding(
             detector=self.name,
             category=category,
@@ -153,7 +148,7 @@ class CashCollusion:
                     "against_cards_z": round(scored.against_cards, 3),
                     "co_aggression_z": round(scored.co_aggression, 3),
                     "combined_z": round(z, 3),
-                    "threshold": self.threshold,
+                    "threshold": line,
                     "chips_transferred": abs(record.flow),
                     "spot_z_first_acting": [round(v, 2) for v in scored.spot_z[0]],
                     "spot_z_second_acting": [round(v, 2) for v in scored.spot_z[1]],

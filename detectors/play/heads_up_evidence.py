@@ -34,7 +34,7 @@ from railbird.detectors.play.pair_evidence import Move, Pair, pair_of
 from railbird.detectors.play.residuals import RunningMeans, learn_styles, score_hand
 from railbird.detectors.play.style import Style
 
-Z_CLIP = 5.0  # one direction's spot z is bounded
+Z_CLIP = 6.0  # one direction's spot z is bounded
 KEEP_HANDS = 20
 KEEP_MOVES = 6
 _AGGRESSION, _CONTINUATION, _CARDS = range(3)
@@ -64,6 +64,9 @@ class HeadsUpScore:
     against_cards: float  # the stronger direction's play against the other's cards
     against_cards_by: str  # ... whose it is
     co_aggression: float  # both off the model in the same hands (reported, not tested)
+    donor: str  # who lost chips to the other in their heads-up hands
+    dumping: float  # the donor's bets, raises and calls toward the other, and against the cards
+    soft: float  # passivity toward each other, and play against the cards
     spot_z: tuple[tuple[float, ...], tuple[float, ...]]
 
 
@@ -160,12 +163,21 @@ class HeadsUpLedger:
         cards = directions[by][_CARDS]
         co = record.aa / math.sqrt(record.vaa) if record.vaa > 0 else 0.0
         co = max(-Z_CLIP, min(Z_CLIP, co))
+        # A donor plays off chips (bets and raises into the receiver, or calls it down) where
+        # the model expects otherwise, and against the receiver's cards; an honest player
+        # exploiting one opponent is aggressive toward them too, but wins the chips: the donor
+        # is whoever lost them.
+        giver = 0 if record.flow >= 0 else 1
+        given = directions[giver]
         return HeadsUpScore(
             pair=pair,
             toward=toward,
             against_cards=cards,
             against_cards_by=pair[by],
             co_aggression=co,
+            donor=pair[giver],
+            dumping=_alone_or_with(max(given[_AGGRESSION], given[_CONTINUATION]), given[_CARDS]),
+            soft=_alone_or_with(-toward, cards),
             spot_z=(directions[0], directions[1]),
         )
 
@@ -180,6 +192,12 @@ class HeadsUpLedger:
         for pid in gone:
             self.styles.pop(pid, None)
             del self.last_seen[pid]
+
+
+def _alone_or_with(play: float, cards: float) -> float:
+    """The play toward the other on its own, or with the play against the cards when that
+    adds to it (a dumping by folds leaves no trace in the cards; one by calls does)."""
+    return max(play, (play + cards) / math.sqrt(2.0))
 
 
 def _add(sums: list[float], at: int, residual: float, variance: float) -> None:
