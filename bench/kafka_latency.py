@@ -11,18 +11,20 @@ each record to its type's topic as `railbird produce` sends it, and a consumer o
   coordinated sit-out when the episode is complete: at 1,000 events/s the simulated day runs
   ~175x faster than real time, so the first timing counts a minute of the hand's play as
   ~0.35 s of "latency" that no pipeline could avoid.
-Flags that cite nothing that was sent are counted, not timed. The site stage holds live
-records for a moment (see `ingest.kafka.merge`), so its flags are reported apart from the
-table stage's. The same consumer reads `moderation.actions`: an action is timed from the same
-send as its newest flag (by cited record; the escalation stage decides it once every source's
-mark has passed the offence: a commit interval and a mark hold after the flag). While the
-records are sent, the worker's consumer lag and the records waiting in each stage's merge are
-sampled every 0.25 s: their peaks say whether the worker kept up or queued (both are updated
-once a batch, so a batch in progress is not seen).
+Flags that cite nothing that was sent are counted, not timed. Flags are reported by the keying
+of the detector that raised them (`ingest.kafka.topology`): "table" (the table stage reads
+them as they come), "hand" (the table stage's hand lane, which waits for the players tasks'
+marks: a join away), "tournament" and "text" (the keyed stage: a re-keying away). The same
+consumer reads `moderation.actions`: an action is timed from the same send as its newest flag
+(by cited record; the escalation stage decides it once every source's mark has passed the
+offence). While the records are sent, the worker's consumer lag and the records waiting in
+each stage's merges and lanes are sampled every 0.25 s: their peaks say whether the worker
+kept up or queued (both are updated once a batch, so a batch in progress is not seen).
 """
 
 from __future__ import annotations
 
+import re
 import signal
 import threading
 import time
@@ -44,6 +46,7 @@ from tests.integration.net import free_port, scrape_metrics
 
 Percentiles = tuple[float, float, int]  # p50 ms, p99 ms, flags timed
 STAGE_OF_DETECTOR: dict[str, str] = {t.name: keying(t) for t in DETECTOR_TYPES}
+KEYINGS = ("table", "hand", "tournament", "text")
 
 
 def _percentiles(waits: list[float]) -> Percentiles:
@@ -55,7 +58,7 @@ def _percentiles(waits: list[float]) -> Percentiles:
 
 @dataclass
 class Latency:
-    """What the paced phase measured (percentiles by key: "tables", "site", "all" by cited
+    """What the paced phase measured (percentiles by key: each keying and "all" by cited
     record; the same with "-named" by named message; "actions")."""
 
     percentiles: dict[str, Percentiles]
@@ -75,25 +78,24 @@ def _record_id(event: dict[str, Any]) -> str | None:
 def latency(
     settings: KafkaSettings, workdir: Path, events: list[dict[str, Any]], rate: float
 ) -> Latency:
-    """Produce-to-flag percentiles of each stage's flags and produce-to-action ones, producing
-    `rate` events/s (the site stage holds live records: see kafka_merge)."""
+    """Produce-to-flag percentiles of each keying's flags and produce-to-action ones, producing
+    `rate` events/s."""
     port = free_port()
     worker = start_worker(settings, workdir, port)
     try:
-        deadline = time.monotonic() + 60
-        # Both input stages own every partition of the three topics (one worker): 18 each;
-        # the escalation stage every partition of the offences topic.
-        inputs = set(settings.input_topics)
+        deadline = time.monotonic() + 90
+        # Every stage owns all its partitions (one worker): the table stage the inputs and the
+        # joined private messages, the keyed stage the re-keyed topic, the ladders theirs.
+        wanted = 4 * PARTITIONS + PARTITIONS + PARTITIONS
 
         def owned() -> int:
             return sum(
                 1
                 for k in scrape_metrics(port)
                 if k.startswith("railbird_kafka_assigned_partition{")
-                and any(f'topic="{t}"' in k for t in (*inputs, settings.offences_topic_name))
             )
 
-        while owned() < 2 * len(inputs) * PARTITIONS + PARTITIONS:
+        while owned() < wanted:
             assert time.monotonic() < deadline, "worker never got its partitions"
             time.sleep(0.1)
         sent: dict[str, float] = {}
@@ -136,8 +138,8 @@ def latency(
                 lags: dict[str, float] = {}
                 for k, v in scrape_metrics(port).items():
                     for metric, prefix in (("consumer_lag", ""), ("buffered_records", "merge:")):
-                        if k.startswith(f'railbird_kafka_{metric}{{stage="'):
-                            stage = prefix + k.split('"', 2)[1]
+                        if k.startswith(f"railbird_kafka_{metric}{{"):
+                            stage = prefix + _label(k, "stage")
                             lags[stage] = lags.get(stage, 0.0) + v
                 for stage, lag in lags.items():
                     peak_lag[stage] = max(peak_lag.get(stage, 0.0), lag)
@@ -178,7 +180,7 @@ def latency(
     # is the newest record it cited in any of them.
     basis: dict[str, float] = {}
     waits: dict[str, list[float]] = {
-        f"{stage}{how}": [] for stage in ("tables", "site", "all") for how in ("", "-named")
+        f"{stage}{how}": [] for stage in (*KEYINGS, "all") for how in ("", "-named")
     }
     untimed = 0
     for at, named, cited, stage, flag_id in flags:
@@ -201,3 +203,9 @@ def latency(
         ]
     )
     return Latency(percentiles, lag, peak_lag, untimed)
+
+
+def _label(sample: str, name: str) -> str:
+    """A label's value in a scraped sample name (`metric{a="x",b="y"}`)."""
+    found = re.search(rf'[{{,]{name}="([^"]*)"', sample)
+    return found.group(1) if found else ""

@@ -188,11 +188,15 @@ _MICROSECOND = timedelta(microseconds=1)
 HOLD = -(2**62)
 END = 2**62
 
-LANE_HEADER = "rb-lane"
-SOURCE_HEADER = "rb-src"
-KEY_HEADER = "rb-key"
-ROLE_HEADER = "rb-role"
+# A re-keyed record carries one header, `rb`: its lane, role, source and sort key, packed.
+LANE_HEADER = "rb"
 MARKS_HEADER = "rb-marks"
+_LANE = struct.Struct(">ccci" + "q" * 6)  # lane, role, source kind, source number, sort key
+_SOURCE_KINDS = {"tables": b"t", "players": b"p"}
+_KIND_NAMES = {code: name for name, code in _SOURCE_KINDS.items()}
+_ROLES = {"": b"-", "dealt": b"d", "joined": b"j", "sender": b"s", "recipient": b"r"}
+_ROLE_NAMES = {code: name for name, code in _ROLES.items()}
+_source_names: dict[tuple[bytes, int], str] = {}
 
 
 def micros(when: datetime) -> int:
@@ -213,11 +217,11 @@ def unpack_key(data: bytes) -> SortKey:
     return (time, seq, rank, partition, offset, copy)
 
 
-def lane_headers(lane: bytes, source: bytes, key: SortKey, role: bytes = b"") -> Headers:
-    headers = [(LANE_HEADER, lane), (SOURCE_HEADER, source), (KEY_HEADER, pack_key(key))]
-    if role:
-        headers.append((ROLE_HEADER, role))
-    return headers
+def lane_headers(lane: str, source: str, key: SortKey, role: str = "") -> Headers:
+    """The header of a re-keyed record (`source`: "tables:<n>" or "players:<n>")."""
+    kind, _, number = source.partition(":")
+    packed = _LANE.pack(lane.encode(), _ROLES[role], _SOURCE_KINDS[kind], int(number), *key)
+    return [(LANE_HEADER, packed)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +233,7 @@ class LaneRecord:
     key: SortKey
     role: str
     value: bytes
+    routing_key: bytes  # the record's key: the tournament, text or player it is about
 
 
 class LaneRecordError(ValueError):
@@ -241,24 +246,28 @@ def marks_record(marks: Mapping[str, int]) -> tuple[bytes, Headers]:
 
 
 def read_lane_record(
-    headers: Sequence[tuple[str, bytes | None]] | None, value: bytes | None
+    headers: Sequence[tuple[str, bytes | None]] | None, value: bytes | None, key: bytes | None
 ) -> LaneRecord | dict[str, int]:
     """A re-keyed record, or marks as {source: µs}."""
-    found: dict[str, bytes] = {}
-    for name, data in headers or ():
-        if data is not None:
-            found[name] = data
     try:
-        if MARKS_HEADER in found:
-            marks = orjson.loads(value or b"")
-            return {str(source): int(until) for source, until in marks.items()}
-        return LaneRecord(
-            found[LANE_HEADER].decode(),
-            found[SOURCE_HEADER].decode(),
-            unpack_key(found[KEY_HEADER]),
-            found.get(ROLE_HEADER, b"").decode(),
-            value or b"",
-        )
+        for name, data in headers or ():
+            if name == LANE_HEADER and data is not None:
+                lane, role, kind, number, *sort = _LANE.unpack(data)
+                source = _source_names.get((kind, number))
+                if source is None:
+                    source = _source_names[(kind, number)] = f"{_KIND_NAMES[kind]}:{number}"
+                return LaneRecord(
+                    lane.decode(),
+                    source,
+                    (sort[0], sort[1], sort[2], sort[3], sort[4], sort[5]),
+                    _ROLE_NAMES[role],
+                    value or b"",
+                    key or b"",
+                )
+            if name == MARKS_HEADER:
+                marks = orjson.loads(value or b"")
+                return {str(source): int(until) for source, until in marks.items()}
+        raise ValueError("no railbird header")
     except (
         orjson.JSONDecodeError,
         AttributeError,

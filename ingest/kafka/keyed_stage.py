@@ -251,7 +251,7 @@ class KeyedStage:
         topic = task.tp.topic
         for record in records:
             try:
-                found = read_lane_record(record.headers, record.value)
+                found = read_lane_record(record.headers, record.value, record.key)
             except LaneRecordError as exc:
                 log.warning("%s offset %d skipped: %s", task.tp, record.offset, exc)
                 batch.dead_letters[topic] += 1
@@ -263,7 +263,11 @@ class KeyedStage:
             elif found is not None:
                 target = lanes.get(found.lane)
                 if target is not None:
-                    target.add(found.source, found.key, Held(found.role, found.value))
+                    target.add(
+                        found.source,
+                        found.key,
+                        Held(found.role, found.value, None, found.routing_key),
+                    )
                 if record.offset < task.live_from:
                     batch.replayed[topic] += 1
                 else:
@@ -275,19 +279,19 @@ class KeyedStage:
         view = task.view
         assert view is not None
         topology, settings = self.topology, self.settings
-        source = task.players_source.encode()
+        source = task.players_source
         for key, _source, held in released:
             view.advance(from_micros(key[0]))
             role = held.role
             if role in (DEALT, JOINED):
                 try:
                     seen = orjson.loads(held.value)
-                    player = str(seen["player"])
+                    player = held.key.decode()  # the record's key
                     if role == DEALT:
                         view.dealt(player, str(seen["table"]), str(seen["hand"]))
                     if seen.get("tournament"):
                         view.seen_in(player, str(seen["tournament"]))
-                except (orjson.JSONDecodeError, KeyError, TypeError) as exc:
+                except (orjson.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError) as exc:
                     log.warning("players lane record skipped: %r", exc)
                 continue
             if task.warm(PLAYERS, key):
@@ -298,7 +302,7 @@ class KeyedStage:
             if role == SENDER and topology.tournament:
                 tournament = view.tournament(who)
                 if tournament is not None:
-                    headers = lane_headers(TOURNAMENT.encode(), source, key)
+                    headers = lane_headers(TOURNAMENT, source, key, SENDER)
                     partition = partition_for(tournament.encode(), topology.keyed)
                     send_routed(
                         self.producer,
@@ -311,7 +315,7 @@ class KeyedStage:
             elif role == RECIPIENT and topology.hand:
                 table = view.hand_table(who)
                 if table is not None:
-                    headers = lane_headers(HAND.encode(), source, key)
+                    headers = lane_headers(HAND, source, key, RECIPIENT)
                     partition = partition_for(table.encode(), topology.inputs)
                     send_routed(
                         self.producer,

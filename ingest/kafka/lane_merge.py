@@ -35,14 +35,16 @@ from railbird.ingest.kafka.codec import END, HOLD, SortKey
 
 
 class Held:
-    """A record waiting in a lane: its value as it came and, once known, its decoded form."""
+    """A record waiting in a lane: its role, value and key as they came and, once known, its
+    decoded form (not kept in a snapshot: decoded again)."""
 
-    __slots__ = ("decoded", "role", "value")
+    __slots__ = ("decoded", "key", "role", "value")
 
-    def __init__(self, role: str, value: bytes, decoded: Any = None) -> None:
+    def __init__(self, role: str, value: bytes, decoded: Any = None, key: bytes = b"") -> None:
         self.role = role
         self.value = value
         self.decoded = decoded
+        self.key = key
 
 
 Released = tuple[SortKey, str, Held]  # key, source, record
@@ -139,7 +141,7 @@ class LaneMerge:
         return {
             "marks": dict(self.marks),
             "waiting": [
-                [list(key), source, record.role, base64.b64encode(record.value).decode()]
+                [list(key), source, record.role, _b64(record.value), _b64(record.key)]
                 for key, source, record in sorted(self._heap, key=lambda item: item[0])
             ],
             "newest": [[list(o), list(p)] for o, p in sorted(self._newest.items())],
@@ -151,8 +153,8 @@ class LaneMerge:
         """Replace this lane's memory with what `state` returned."""
         self.marks = {str(source): int(until) for source, until in saved["marks"].items()}
         self._heap = [
-            (_key(key), str(source), Held(str(role), base64.b64decode(value)))
-            for key, source, role, value in saved["waiting"]
+            (_key(key), str(source), Held(str(role), _bytes(value), None, _bytes(routing)))
+            for key, source, role, value, routing in saved["waiting"]
         ]
         heapq.heapify(self._heap)
         self._newest = {
@@ -165,3 +167,11 @@ class LaneMerge:
 def _key(values: list[Any]) -> SortKey:
     time, seq, rank, partition, offset, copy = (int(v) for v in values)
     return (time, seq, rank, partition, offset, copy)
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _bytes(text: str) -> bytes:
+    return base64.b64decode(text)

@@ -52,7 +52,7 @@ from railbird.ingest.kafka.merge import EventTimeMerge, Pending, pending
 from railbird.ingest.kafka.outputs import offences_of, send_dead_letter, send_outputs, send_routed
 from railbird.ingest.kafka.runtime import Batch, Feed, Resume
 from railbird.ingest.kafka.settings import KafkaSettings
-from railbird.ingest.kafka.topology import HAND, Topology, partition_for, table_source
+from railbird.ingest.kafka.topology import HAND, KeyPartitionMemo, Topology, table_source
 from railbird.ingest.sink import Sink
 from railbird.rules.escalation import Raised
 from railbird.rules.flags import Flag
@@ -160,6 +160,7 @@ class TableStage:
         self._ending = False
         self._backlog = False
         self._late_lost = 0  # late records of tasks dropped since
+        self._partitions = KeyPartitionMemo()
 
     # ---- the runtime's calls ---------------------------------------------------------------
 
@@ -310,7 +311,7 @@ class TableStage:
         for record in records:
             if lane is not None:
                 try:
-                    found = read_lane_record(record.headers, record.value)
+                    found = read_lane_record(record.headers, record.value, record.key)
                 except LaneRecordError as exc:
                     log.warning("%s offset %d skipped: %s", tp, record.offset, exc)
                     batch.dead_letters[tp.topic] += 1
@@ -369,12 +370,15 @@ class TableStage:
 
     def _route(self, task: _Task, entry: Pending, key: SortKey, routes: Sequence[Any]) -> None:
         topic, partitions = self.settings.keyed_topic, self.topology.keyed
-        source = task.source.encode()
+        source = task.source
+        choose = self._partitions.get
         for routed in routes:
             copy_key = (*key[:5], routed.copy)
             value = routed.value if routed.value is not None else entry.value
-            headers = lane_headers(routed.lane.encode(), source, copy_key, routed.role.encode())
-            partition = partition_for(routed.key, partitions)
+            headers = lane_headers(routed.lane, source, copy_key, routed.role)
+            partition = choose(routed.key)
+            if partition is None:
+                partition = self._partitions.choose(routed.key, partitions)
             send_routed(self.producer, topic, partition, routed.key, value, headers)
 
     def _process_hand(self, task: _Task, out: _Out, batch: Batch) -> None:

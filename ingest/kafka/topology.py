@@ -48,8 +48,8 @@ HAND = "h"
 LANE_NAMES = {TOURNAMENT: "tournament", TEXT: "text", PLAYERS: "players", HAND: "hand"}
 
 # Roles of the players lane's records.
-DEALT = "dealt"  # value: {"player", "table", "hand", "tournament"}: a player dealt into a hand
-JOINED = "joined"  # value: {"player", "tournament"}: a player joining a tournament's table
+DEALT = "dealt"  # value: {"table", "hand", "tournament"}; key: a player dealt into the hand
+JOINED = "joined"  # value: {"tournament"}; key: a player joining a tournament's table
 SENDER = "sender"  # value: a chat event naming no tournament; key: its sender
 RECIPIENT = "recipient"  # value: a private message; key: its recipient
 
@@ -78,6 +78,20 @@ def partition_for(key: bytes, partitions: int) -> int:
     table id re-keyed here lands where the producer of the inputs put its events."""
     hashed: int = murmur2(key)
     return (hashed & 0x7FFFFFFF) % partitions
+
+
+class KeyPartitionMemo(dict[bytes, int]):
+    """`partition_for` remembered per key (the router's keys recur: players, tournaments, a
+    wave's text; murmur2 in pure Python is a real share of routing a record). One partition
+    count per memo; past `MAX_KEYS` it starts over."""
+
+    MAX_KEYS = 1 << 16
+
+    def choose(self, key: bytes, partitions: int) -> int:
+        if len(self) >= self.MAX_KEYS:
+            self.clear()
+        found = self[key] = partition_for(key, partitions)
+        return found
 
 
 def text_key(text: str) -> str:
@@ -192,15 +206,11 @@ class Topology:
                 out.append(Routed(PLAYERS, recipient, _COPY_RECIPIENT, RECIPIENT))
         elif isinstance(event, TableEvent) and self._routes_players:
             if event.action == "hand_start" and event.hand_id and event.players:
-                seat = {"table": event.table_id, "hand": event.hand_id, "tournament": tournament}
+                seat = orjson.dumps(
+                    {"table": event.table_id, "hand": event.hand_id, "tournament": tournament}
+                )  # the player is each record's key
                 out.extend(
-                    Routed(
-                        PLAYERS,
-                        player.encode(),
-                        _COPY_DEALT + n,
-                        DEALT,
-                        orjson.dumps({**seat, "player": player}),
-                    )
+                    Routed(PLAYERS, player.encode(), _COPY_DEALT + n, DEALT, seat)
                     for n, player in enumerate(event.players)
                 )
             elif (
@@ -209,7 +219,7 @@ class Topology:
                 and tournament is not None
                 and event.player_id
             ):
-                value = orjson.dumps({"player": event.player_id, "tournament": tournament})
+                value = orjson.dumps({"tournament": tournament})
                 out.append(Routed(PLAYERS, event.player_id.encode(), _COPY_JOINED, JOINED, value))
         return out
 

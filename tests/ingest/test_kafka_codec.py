@@ -274,19 +274,24 @@ def test_a_commit_note_names_the_snapshot_the_lanes_progress_and_completion() ->
 
 def test_a_re_keyed_record_round_trips_with_its_lane_source_and_sort_key() -> None:
     key = (micros(at(3)), 41, 2, 5, 1200, 16)
-    headers = lane_headers(b"p", b"tables:5", key, b"dealt")
-    found = read_lane_record(headers, b'{"player": "p-1"}')
-    assert found == LaneRecord("p", "tables:5", key, "dealt", b'{"player": "p-1"}')
+    headers = lane_headers("p", "tables:5", key, "dealt")
+    found = read_lane_record(headers, b'{"table": "t-1"}', b"p-1")
+    assert found == LaneRecord("p", "tables:5", key, "dealt", b'{"table": "t-1"}', b"p-1")
+    forwarded = read_lane_record(lane_headers("h", "players:3", key, "recipient"), b"{}", b"t-9")
+    assert isinstance(forwarded, LaneRecord) and forwarded.source == "players:3"
     assert from_micros(key[0]) == at(3)
 
 
 def test_marks_round_trip_and_anything_else_is_a_clear_error() -> None:
     value, headers = marks_record({"tables:0": 17, "players:2": HOLD, "tables:1": END})
-    assert read_lane_record(headers, value) == {"tables:0": 17, "players:2": HOLD, "tables:1": END}
+    found = read_lane_record(headers, value, b"~mark")
+    assert found == {"tables:0": 17, "players:2": HOLD, "tables:1": END}
     with pytest.raises(LaneRecordError, match="not a re-keyed record"):
-        read_lane_record([("rb-lane", b"t")], b"{}")  # no source, no key
+        read_lane_record([("rb", b"t")], b"{}", None)  # a header too short to hold one
+    with pytest.raises(LaneRecordError, match="not a re-keyed record"):
+        read_lane_record([("other", b"x")], b"{}", None)
     with pytest.raises(LaneRecordError):
-        read_lane_record(headers, b"[1, 2]")
+        read_lane_record(headers, b"[1, 2]", None)
 
 
 def test_offence_marks_of_several_sources_travel_in_one_record() -> None:

@@ -120,8 +120,8 @@ def test_a_hand_start_tells_each_dealt_players_task_where_they_play() -> None:
     dealt = [r for r in routed if r.role == DEALT]
     assert [r.key for r in dealt] == [b"p-1", b"p-2"]
     assert len({r.copy for r in dealt}) == 2  # two copies of one event: told apart
+    # The player is each record's key; the seat is the same for all.
     assert orjson.loads(dealt[0].value or b"") == {
-        "player": "p-1",
         "table": "t-1",
         "hand": "h-1",
         "tournament": "trn-1",
