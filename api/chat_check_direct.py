@@ -2,9 +2,9 @@
 when the request is well formed.
 
 Why: the check is the one route on a chat server's send path, at thousands a second, and of
-its ~0.6 ms of server CPU less than a quarter was the check itself: FastAPI matched the path
-against every route, solved the dependencies, parsed and validated the body twice over, and
-encoded the answer through `jsonable_encoder` (profile in docs/benchmarks-api.md). On a busy
+its server CPU well under half was the check itself: FastAPI matched the path against every
+route, solved the dependencies, parsed and validated the body twice over, and encoded the
+answer through `jsonable_encoder` (`bench/chat_check_cpu.py`, docs/benchmarks-api.md). On a busy
 2-core machine that CPU is the queue every request waits in. This ASGI middleware sits inside
 `RequestGuard` (the key is known, the body within size and free of duplicate keys) and
 answers a request it can answer exactly as the route would: a POST with no query string, a
