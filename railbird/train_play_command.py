@@ -43,9 +43,7 @@ def run_train_play(args: argparse.Namespace) -> int:
     if args.leave_out is not None:
         leave_out = frozenset(line.strip() for line in args.leave_out.read_text().splitlines())
     try:
-        manifest = train(
-            args.hands, args.out, args.seed, args.validation_share, leave_out - {""}
-        )
+        manifest = train(args.hands, args.out, args.seed, args.validation_share, leave_out - {""})
     except ValueError as exc:
         print(f"railbird train-play: {exc}", file=sys.stderr)  # noqa: T201
         return 2

@@ -181,9 +181,50 @@ def test_an_investigator_opens_a_hand_timeline(browser: Any, console_server: Ser
     page.context.close()
 
 
+def _store_bounty_group(server: Server) -> None:
+    """A bounty-collusion flag from play, as the detector words one, over three players who
+    were dealt hands together in the stored day: the simulated hour is too small a field for
+    the detector to judge (it needs the tournament's pairs to say how far honest ones stray)."""
+    engine = make_engine(server.db_url)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(schema.hands.c.hand_id, schema.hands.c.body)
+            .where(schema.hands.c.tournament_id == "trn-1")
+            .order_by(schema.hands.c.started_at)
+            .limit(40)
+        ).all()
+    seats = [[s["player_id"] for s in body["seats"]] for _, body in rows]
+    a, b, target = seats[-1][:3]
+    hands = tuple(h for (h, _), dealt in zip(rows, seats, strict=True) if {a, b} <= set(dealt))
+    finding = Finding(
+        detector="bounty_collusion",
+        category="bounty_collusion",
+        severity="high",
+        score=0.9,
+        ts=datetime.now(UTC),
+        player_ids=tuple(sorted((a, b))),
+        tournament_id="trn-1",
+        dedupe_key=f"trn-1:{','.join(sorted((a, b)))}",
+        evidence=Evidence(
+            kind="play_against_model",
+            summary=f"{a} and {b} depart from honest play together; most often against {target}",
+            event_ids=hands[:6],
+            measures={"combined_z": 11.2, "shared_hands": len(hands)},
+            details={
+                "target": target,
+                "pair": sorted((a, b)),
+                "innocent_reading": "two players the model reads poorly in the same spots",
+            },
+        ),
+    )
+    StoreWriter(engine).write(flags=[Flag.from_finding(finding)])
+    engine.dispose()
+
+
 def test_a_collusion_group_shows_its_target_measures_hands_and_innocent_reading(
     browser: Any, console_server: Server
 ) -> None:
+    _store_bounty_group(console_server)
     page = sign_in(browser, console_server, "investigator")
     page.goto("/console/collusion")
     page.get_by_role("link", name="trn-1").click()
