@@ -21,6 +21,7 @@ sender id).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import ClassVar
@@ -99,6 +100,10 @@ class BountyCollusion:
     # A team plays around each other (into pots the other is in, behind the other's raises);
     # a target answering a team co-deviates with each member but plays no spots around them.
     min_spots: float = 1.0
+    # A team of three spreads its moves over three pairs: three pairs each over `trio_pair`
+    # (with their spots) whose Stouffer sum passes `trio_threshold` flag the three.
+    trio_pair: float = 5.0
+    trio_threshold: float = 10.0
     high_margin: float = 4.0  # this far above the threshold, the flag is high severity
     model_dir: str = ""  # the honest-decision model; empty: the one shipped with railbird
     tournament_ttl: timedelta = timedelta(hours=8)
@@ -145,12 +150,14 @@ class BountyCollusion:
                 trn.above_since.pop(pair, None)
                 continue
             scored = ledger.score(pair)
-            if (
-                scored.score < self.threshold
-                or scored.robust_spots < self.min_spots
-                or trn.explained(pair)
-            ):
+            if scored.robust_spots < self.min_spots or trn.explained(pair):
                 trn.above_since.pop(pair, None)
+                continue
+            if scored.score < self.threshold:
+                trn.above_since.pop(pair, None)
+                third = self._third(trn, pair, scored)
+                if third is not None:
+                    findings.append(self._flag(trn, scored, event, state, third))
                 continue
             since = trn.above_since.setdefault(pair, ledger.pairs[pair].shared)
             if ledger.pairs[pair].shared - since < self.confirm_hands:
@@ -160,14 +167,46 @@ class BountyCollusion:
         state.put(key, trn, self.tournament_ttl)
         return findings
 
+    def _third(self, trn: TournamentPlay, pair: Pair, scored: PairScore) -> str | None:
+        """A third player whose pairs with both of `pair` stand out too, enough together."""
+        if scored.score < self.trio_pair:
+            return None
+        a, b = pair
+        pairs = trn.ledger.pairs
+        best: tuple[float, str] | None = None
+        for other in {p for key in pairs if a in key for p in key} - {a, b}:
+            with_a, with_b = pairs.get(pair_of(a, other)), pairs.get(pair_of(b, other))
+            if with_a is None or with_b is None:
+                continue
+            if any(
+                r.shared < self.min_shared_hands
+                or r.combined < self.trio_pair
+                or r.robust_spots < self.min_spots
+                for r in (with_a, with_b)
+            ):
+                continue
+            total = (scored.score + with_a.combined + with_b.combined) / math.sqrt(3.0)
+            if total >= self.trio_threshold and (best is None or total > best[0]):
+                best = (total, other)
+        return None if best is None else best[1]
+
     def _flag(
-        self, trn: TournamentPlay, scored: PairScore, hand: HandEvent, state: State
+        self,
+        trn: TournamentPlay,
+        scored: PairScore,
+        hand: HandEvent,
+        state: State,
+        third: str | None = None,
     ) -> Finding:
         pair = scored.pair
         record = trn.ledger.pairs[pair]
         ranked = sorted((record.targets or {}).items(), key=lambda kv: (-kv[1], kv[0]))
+        ranked = [(t, w) for t, w in ranked if t != third]
         target = ranked[0][0] if ranked else None
         trn.flagged[pair] = target or ""
+        if third is not None:
+            for member in pair:
+                trn.flagged[pair_of(member, third)] = target or ""
         group = trn.group(pair)
         plans = self._plans(group, state)
         knockouts = sum(
@@ -191,6 +230,7 @@ class BountyCollusion:
             f"and their moves around each other stand out ({spots}); combined "
             f"z={scored.score:.1f} against the tournament's {trn.ledger.reference.pairs} "
             f"pairs (flag at {self.threshold:g})"
+            + (f"; with {third}, whose play with each of them stands out too" if third else "")
             + (f"; most often against {target}" if target else "")
             + (f"; {knockouts} knockout(s) of {target} by the group" if knockouts else "")
             + (f"; planned in chat {', '.join(plan_ids)}" if plan_ids else "")

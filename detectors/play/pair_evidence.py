@@ -84,6 +84,8 @@ class PairRecord:
     moves: list[Move] | None = None
     co_z: float = 0.0  # last computed statistics
     spot_z: float = 0.0
+    combined: float = 0.0  # last full score (robust z's, Stouffer), and its spots part
+    robust_spots: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,13 +236,15 @@ class PlayLedger:
         ref = self.reference
         robust_co = (co - ref.co_median) / ref.co_scale
         robust_spots = (spots - ref.spot_median) / ref.spot_scale
+        combined = (robust_co + robust_spots) / math.sqrt(2.0)
+        record.combined, record.robust_spots = combined, robust_spots
         return PairScore(
             pair=pair,
             co_deviation=co,
             spots=spots,
             robust_co=robust_co,
             robust_spots=robust_spots,
-            score=(robust_co + robust_spots) / math.sqrt(2.0),
+            score=combined,
             spot_z=(directions[0], directions[1]),
         )
 

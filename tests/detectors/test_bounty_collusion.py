@@ -16,7 +16,7 @@ import pytest
 from railbird.detectors.collusion.bounty_collusion import BountyCollusion, TournamentPlay
 from railbird.detectors.events import AnyEvent, HandEvent
 from railbird.detectors.findings import Finding
-from railbird.detectors.play.pair_evidence import PairRecord, PlayLedger
+from railbird.detectors.play.pair_evidence import PairRecord, PairScore, PlayLedger
 from railbird.detectors.state import TtlState
 from tests.builders import chat, hand
 from tests.detectors.play_stub import write_stub_model
@@ -254,3 +254,28 @@ def test_the_shipped_model_reads_a_simulated_bounty_day_without_error(
     assert play.ledger.hands_seen == len(hands) > 20
     scores = [play.ledger.score(p) for p, r in play.ledger.pairs.items() if r.shared >= 5]
     assert scores and all(math.isfinite(s.score) for s in scores)
+
+
+def _scored(pair: tuple[str, str], score: float, spots: float) -> PairScore:
+    return PairScore(pair, 0.0, 0.0, score, spots, score, ((0.0,) * 4, (0.0,) * 4))
+
+
+@pytest.mark.parametrize(
+    ("with_c", "third"),
+    [
+        (((6.0, 2.0), (7.0, 1.5)), "p-c"),  # three pairs, each short of the line, together over
+        (((6.0, 2.0), (4.0, 1.5)), None),  # one pair too weak: a seatmate of two, not a third
+        (((6.0, 0.2), (7.0, 1.5)), None),  # no play around the pair: a target answering them
+        (((3.0, 2.0), (3.0, 2.0)), None),  # together short of the trio's line
+    ],
+)
+def test_a_team_of_three_spreads_its_moves_over_three_pairs(
+    stub_dir: str, with_c: tuple[tuple[float, float], tuple[float, float]], third: str | None
+) -> None:
+    det = detector(stub_dir, trio_pair=5.0, trio_threshold=10.0, min_spots=1.0)
+    trn = TournamentPlay()
+    for (score, spots), pair in zip(with_c, (("p-a", "p-c"), ("p-b", "p-c")), strict=True):
+        trn.ledger.pairs[pair] = PairRecord(shared=80, combined=score, robust_spots=spots)
+    trn.ledger.pairs[("p-a", "p-b")] = PairRecord(shared=80)
+    trn.ledger.pairs[("p-a", "p-d")] = PairRecord(shared=80, combined=9.0, robust_spots=3.0)
+    assert det._third(trn, ("p-a", "p-b"), _scored(("p-a", "p-b"), 7.5, 2.0)) == third
