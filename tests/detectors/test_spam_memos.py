@@ -22,9 +22,10 @@ import railbird.detectors.chat.repeated_messages as repeated_module
 from railbird.detectors.chat.bot_wave import SENDER_HISTORY, WAVE_MAX_PLAYERS, Wave
 from railbird.detectors.chat.bursts import Burst, Emission
 from railbird.detectors.chat.emoji_spam import EmojiSpam
+from railbird.detectors.chat.lobby_waves import LobbyWaves
 from railbird.detectors.chat.repeated_messages import RepeatedMessages
 from railbird.detectors.events import AnyEvent, ChatEvent
-from railbird.detectors.findings import Finding, Severity
+from railbird.detectors.findings import Finding, Severity, message_finding
 from railbird.detectors.state import State, TtlState
 from railbird.detectors.text.fingerprint import fingerprint, strip_digits
 from railbird.detectors.text.loud_text import count_emoji, shout_level
@@ -32,78 +33,111 @@ from railbird.rules.pipeline import Pipeline
 from tests.builders import chat, table
 
 
+def _keyed_wave(
+    detector: str,
+    event: ChatEvent,
+    fp: str,
+    state: State,
+    span: timedelta,
+    min_players: int,
+    window_seconds: float,
+) -> list[Finding]:
+    """A bot wave as it was: the sighting (then the `Wave`) under its own state key, put on
+    every message of the text, no shared entry."""
+    scope = event.table_id or event.tournament_id or event.channel
+    key = (scope, "wave", strip_digits(fp))
+    player, ts, message_id = event.player_id, event.ts, event.message_id
+    seen = state.get(key)
+    if seen is None:
+        if min_players > 1:
+            state.put(key, (player, ts, message_id), span)
+            return []
+        wave = Wave({player: [(ts, message_id)]}, ts)
+    else:
+        wave = seen if isinstance(seen, Wave) else Wave({seen[0]: [(seen[1], seen[2])]}, ts)
+        messages = wave.messages
+        for sender in list(messages):
+            kept = [m for m in messages[sender] if m[0] > ts - span]
+            if kept:
+                messages[sender] = kept
+            else:
+                del messages[sender]
+        said = messages.setdefault(player, [])
+        if len(said) < SENDER_HISTORY:
+            said.append((ts, message_id))
+        while len(messages) > WAVE_MAX_PLAYERS:
+            del messages[next(iter(messages))]
+    state.put(key, wave, span)
+    players = len(wave.messages)
+    if players < min_players:
+        return []
+    ratio = players / min_players
+    severity: Severity = "critical" if ratio >= 4 else "high" if ratio >= 2 else "medium"
+    if wave.burst is None:
+        wave.burst = Burst()
+    burst = wave.burst
+    if burst.opens(ts, span):
+        ordered = sorted((m for ms in wave.messages.values() for m in ms), key=lambda m: m[0])
+        ids = [mid for _, mid in ordered]
+        emission: Emission | None = burst.start(f"wave:{scope}", ts, ids, severity)
+    else:
+        emission = burst.extend(ts, message_id, severity, min_players)
+    if emission is None:
+        return []
+    return [
+        message_finding(
+            event,
+            detector=detector,
+            category="spam",
+            severity=severity,
+            score={"medium": 0.75, "high": 0.9, "critical": 0.97}[severity],
+            kind="bot_wave",
+            summary=f"same text from {players} players within {window_seconds:.0f} s: bot wave",
+            measures={"players": players, "window_seconds": window_seconds},
+            message_ids=emission.message_ids,
+            player_ids=tuple(sorted(wave.messages)),
+            dedupe_key=emission.dedupe_key,
+        )
+    ]
+
+
 class _KeyedWaves(RepeatedMessages):
-    """Bot waves as they were: the sighting (then the `Wave`) under its own state key, put on
-    every message of the text, no memo anywhere."""
+    """A table's bot waves as they were (`_keyed_wave`), no memo anywhere."""
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         self._prints.clear()
         self._grams.clear()
+        object.__setattr__(self, "_state", state)  # `_wave` is not handed the state any more
         return RepeatedMessages.detect(self, event, state)
 
     def _wave(
         self,
         event: ChatEvent,
         fp: str,
+        histories: dict[Hashable, Any],
         span: timedelta,
-        state: State,
-        histories: dict[Hashable, Any] | None = None,
-        now: datetime | None = None,
+        now: datetime,
     ) -> list[Finding]:
-        scope = event.table_id or event.tournament_id or event.channel
-        key = (scope, "wave", strip_digits(fp))
-        player, ts, message_id = event.player_id, event.ts, event.message_id
-        seen = state.get(key)
-        if seen is None:
-            if self.wave_min_players > 1:
-                state.put(key, (player, ts, message_id), span)
-                return []
-            wave = Wave({player: [(ts, message_id)]}, ts)
-        else:
-            wave = seen if isinstance(seen, Wave) else Wave({seen[0]: [(seen[1], seen[2])]}, ts)
-            messages = wave.messages
-            for sender in list(messages):
-                kept = [m for m in messages[sender] if m[0] > ts - span]
-                if kept:
-                    messages[sender] = kept
-                else:
-                    del messages[sender]
-            said = messages.setdefault(player, [])
-            if len(said) < SENDER_HISTORY:
-                said.append((ts, message_id))
-            while len(messages) > WAVE_MAX_PLAYERS:
-                del messages[next(iter(messages))]
-        state.put(key, wave, span)
-        players = len(wave.messages)
-        if players < self.wave_min_players:
+        state: State = self.__dict__["_state"]
+        return _keyed_wave(
+            self.name, event, fp, state, span, self.wave_min_players, self.window_seconds
+        )
+
+
+class _KeyedLobbyWaves(LobbyWaves):
+    """Waves away from the tables as they were (`_keyed_wave`): one key per text and place."""
+
+    def detect(self, event: AnyEvent, state: State) -> list[Finding]:
+        if not isinstance(event, ChatEvent) or event.table_id:
             return []
-        ratio = players / self.wave_min_players
-        severity: Severity = "critical" if ratio >= 4 else "high" if ratio >= 2 else "medium"
-        if wave.burst is None:
-            wave.burst = Burst()
-        burst = wave.burst
-        if burst.opens(ts, span):
-            ordered = sorted((m for ms in wave.messages.values() for m in ms), key=lambda m: m[0])
-            ids = [mid for _, mid in ordered]
-            emission: Emission | None = burst.start(f"wave:{scope}", ts, ids, severity)
-        else:
-            emission = burst.extend(ts, message_id, severity, self.wave_min_players)
-        if emission is None:
+        if not event.text or event.kind == "snapcam":
             return []
-        summary = f"same text from {players} players within {self.window_seconds:.0f} s: bot wave"
-        measures: dict[str, int | float] = {"players": players, "window_seconds": 60.0}
-        return [
-            self._finding(
-                event,
-                tuple(sorted(wave.messages)),
-                emission.message_ids,
-                emission.dedupe_key,
-                severity,
-                "bot_wave",
-                summary,
-                measures,
-            )
-        ]
+        fp, length = fingerprint(event.text)
+        if length < self.wave_min_chars:
+            return []
+        return _keyed_wave(
+            self.name, event, fp, state, self._span, self.wave_min_players, self.window_seconds
+        )
 
 
 class _NoMemoEmoji(EmojiSpam):
@@ -151,10 +185,17 @@ def _wave_stream(seed: int) -> Iterator[AnyEvent]:
 @pytest.mark.parametrize("min_players", [1, 3])
 def test_waves_in_one_entry_flag_as_one_key_per_text(seed: int, min_players: int) -> None:
     events = list(_wave_stream(seed))
-    fast = _flags([RepeatedMessages(wave_min_players=min_players)], events)
-    plain = _flags([_KeyedWaves(wave_min_players=min_players)], events)
+    fast = _flags(
+        [RepeatedMessages(wave_min_players=min_players), LobbyWaves(wave_min_players=min_players)],
+        events,
+    )
+    plain = _flags(
+        [_KeyedWaves(wave_min_players=min_players), _KeyedLobbyWaves(wave_min_players=min_players)],
+        events,
+    )
     assert fast == plain
-    assert any(f["evidence"]["kind"] == "bot_wave" for f in fast)
+    waves = {f["detector"] for f in fast if f["evidence"]["kind"] == "bot_wave"}
+    assert waves == {"repeated_messages", "lobby_waves"}  # table and lobby waves both tried
 
 
 def test_a_wave_text_expires_exactly_at_the_window_edge() -> None:
