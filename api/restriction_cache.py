@@ -1,8 +1,9 @@
 """Every restriction in force, in memory, kept current off the request path.
 
 Why: the chat check answers in milliseconds, so it may not wait on the database. It once
-reloaded every active restriction inside a request once a second, under a lock: 373 ms with
-50,000 active mutes, and p99 went from 5.6 to 847 ms. Now a background thread reads only the
+reloaded every active restriction inside a request once a second, under a lock, and with tens
+of thousands of active mutes the check's tail grew by two orders of magnitude
+(docs/design-numbers.md). Now a background thread reads only the
 rows written since its last read began (`actions.changed_at`, set by every writer: the rules'
 store writes, an analyst's apply or lift), less an `OVERLAP` so a transaction that committed a
 little late, or a writer whose clock is a little behind, is still seen; a full reload every
@@ -11,9 +12,9 @@ Readers take one dict lookup; each player's restrictions are a tuple replaced wh
 reader never sees one half-updated.
 
 The refresh runs beside the requests in one interpreter, so every millisecond it holds the
-interpreter lock is a millisecond a check may wait: after a mass ban of 5,000 bots each
-refresh of the overlap re-read and rebuilt all 5,000 (70-170 ms a second for five seconds),
-and the full reload of 50,000 took 0.7 s in one go (docs/benchmarks-api.md). So a refresh
+interpreter lock is a millisecond a check may wait: after a mass ban each refresh of the
+overlap re-read and rebuilt every new restriction, and a full reload held the lock in one go
+(docs/design-numbers.md, docs/benchmarks-api.md). So a refresh
 reads only ids and change times first and fetches whole rows only for what it has not merged
 yet, and every large read is done in pages with a pause between them, in which the requests
 run.

@@ -38,7 +38,8 @@ class EventClock:
     """The newest event time seen, shared by every state of one pipeline.
 
     Why shared: the pipeline moves one clock per event instead of calling `advance` on each
-    detector's state (sixteen calls a chat message were a fifth of the chain's own cost).
+    detector's state (a call per detector per message was a large share of the chain's own
+    cost: docs/design-numbers.md).
     """
 
     __slots__ = ("now",)

@@ -16,7 +16,9 @@ from datetime import datetime, timedelta
 from railbird.detectors.events import AnyEvent, ChatEvent, TableEvent
 
 DEFAULT_WINDOW = timedelta(minutes=10)
-MAX_IDS = 2_000_000  # ~0.5 GB at most, whatever the times say (10 minutes at 3,000 events/s)
+# A bound on memory whatever the event times say, far above the window's worth of ids at a
+# busy site's rate (docs/design-numbers.md).
+MAX_IDS = 2_000_000
 
 
 def _content(event: AnyEvent) -> int:

@@ -1,7 +1,7 @@
 """Garbage-collector settings for a long-running pipeline process, applied once it is warm.
 
 Why: CPython's cyclic collector runs a young-generation pass every 700 net allocations, and a
-chat message through sixteen detectors allocates several hundred objects, so every second or
+chat message through the chat detectors allocates several hundred objects, so every second or
 third message paid for a pass over everything young; the occasional full pass walks every
 tracked object in the process, including the lexicon, the model's memos and detector state,
 and lands as a millisecond-long stall on whichever message triggered it. The pipeline makes

@@ -1,4 +1,4 @@
-"""Injected, labelled chat violations at a table: the nine chat categories and in-hand influence.
+"""Injected, labelled chat violations at a table: every chat category and in-hand influence.
 
 Each injection writes its truth record next to the message, so the truth file can never name a
 message that was not emitted. Rates are per table-hour (see `SimConfig.rates`).

@@ -72,7 +72,7 @@ class StoreProcess:
         self._done = 0
         self.set_aside = 0  # records the store could not write, dead-lettered (`store.batches`)
         self._error: str | None = None
-        # `railbird run` shares one store between its two stages' threads: tickets must be
+        # `railbird run` shares one store between its stages' threads: tickets must be
         # handed out, and acks read, by one thread at a time.
         self._lock = threading.Lock()
         self._sender = threading.Thread(target=self._send, name="railbird-store-send", daemon=True)

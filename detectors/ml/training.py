@@ -156,7 +156,7 @@ def _pick_threshold(
     """Best F1 among thresholds meeting `min_precision` (else the most precise one).
 
     With `prior`, precision is what it would be if positives were that share of traffic
-    (chat is mostly clean, Davidson is 77% offensive): the rates per class are measured on
+    (chat is mostly clean, Davidson mostly offensive): the rates per class are measured on
     the validation split, the mix is the deployment's.
     """
     order = np.argsort(-p, kind="stable")

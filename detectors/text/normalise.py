@@ -47,10 +47,12 @@ POKER_NOTATION = re.compile(
     r"(?:[2-9tjqka]{2}[so]?|(?:[2-9tjqka][cdhs])+|\d+(?:k|m|bb|x|bet|way|h|st|nd|rd|th|s|max)?)"
 )
 _RUN3 = re.compile(r"(.)\1{2,}")
-# Whether `_RUN3` finds a run at all, decided about twice as fast (no greedy repeat to extend).
+# Whether `_RUN3` finds a run at all, decided faster (no greedy repeat to extend;
+# docs/design-numbers.md).
 HAS_RUN3 = re.compile(r"(.)\1\1")
 # `_TOKEN.findall` for ASCII text as a byte table: every byte that is not a token character
-# becomes a space (as "_" does), then `split()`; the same tokens, in C, several times faster.
+# becomes a space (as "_" does), then `split()`; the same tokens, in C, faster the longer the
+# text (docs/design-numbers.md).
 _TOKEN_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@$!|+*")
 _ASCII_TOKENS = bytes(c if c in _TOKEN_CHARS else 32 for c in range(256))
 ASCII_TOKENS_LOWER = _ASCII_TOKENS.translate(

@@ -1,4 +1,4 @@
-"""The Kafka edge, and the only code that imports kafka-python: typed clients, the two stages
-of `railbird run` (table-scoped and site-scoped detectors), intake and event-time merge,
+"""The Kafka edge, and the only code that imports kafka-python: typed clients, the stages
+of `railbird run` (`kafka.topology` says what each is keyed by), intake and event-time merge,
 outputs, checkpoints (store, then produced records, then offsets) and metrics.
 """

@@ -36,8 +36,8 @@ log = logging.getLogger(__name__)
 REPO_ROOT = Path(__file__).resolve().parents[2]
 KAFKA_SCRIPT = REPO_ROOT / "scripts" / "kafka" / "kafka.sh"
 READY_LINE = "Kafka Server started"
-# Tests want a broker up fast more than at peak speed: C1-only JIT cut start-up by 30-40% on a
-# busy 2-core machine. KAFKA_JVM_OPTS in the environment (even empty) replaces it.
+# Tests want a broker up fast more than at peak speed: the C1-only JIT starts it sooner
+# (docs/design-numbers.md). KAFKA_JVM_OPTS in the environment (even empty) replaces it.
 FAST_START_JVM_OPTS = "-XX:TieredStopAtLevel=1"
 
 INPUT_TOPICS = ("chat.messages", "poker.table-events", "poker.hands")
