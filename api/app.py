@@ -33,7 +33,7 @@ from railbird.api.guards import RequestGuard
 from railbird.api.query_params import strict_query
 from railbird.api.response_headers import ResponseHeaders
 from railbird.detectors.detector import Detector
-from railbird.detectors.registry import build_detectors
+from railbird.rules.detector_settings import detectors_for
 from railbird.rules.policy_watch import PolicyWatch
 
 
@@ -47,8 +47,10 @@ def create_app(
 ) -> FastAPI:
     """The API over `engine`, for `api_keys` (key -> role name), settings passed in by the caller.
 
-    `detectors` are the chat check's, the registry's by default; `policy_path` the policy file
-    `GET /v1/policy` shows and `POST /v1/policy/reload` re-reads (None: the shipped one);
+    `detectors` are the chat check's, the registry's by default, built with the policy's
+    `[site]` and `[detectors.*]` and rebuilt when a reload changes them; `policy_path` the
+    policy file `GET /v1/policy` shows and `POST /v1/policy/reload` re-reads (None: the
+    shipped one; a bad file is a `PolicyError`);
     `console_config` where the console is served and how long its sessions last (the loopback
     origins of port 8000 by default); `docs` publishes Swagger UI at /docs and the schema
     without a key. A key shorter than 16 characters or an unknown role is a `ValueError`.
@@ -74,9 +76,15 @@ def create_app(
     app.add_middleware(ChatCheckDirect, keyring=app.state.keyring)
     # Size and key checked before any body is read (`api.guards`).
     app.add_middleware(RequestGuard, keyring=app.state.keyring)
-    gate = ChatGate(
-        engine, build_detectors() if detectors is None else detectors, policy=app.state.policy
-    )
+    if detectors is None:
+        gate = ChatGate(
+            engine,
+            detectors_for(app.state.policy.current().detectors),
+            policy=app.state.policy,
+            rebuild=detectors_for,
+        )
+    else:
+        gate = ChatGate(engine, detectors, policy=app.state.policy)
     app.state.chat_gate = gate
     # The restriction cache refreshes on its own thread while the server runs.
     app.router.add_event_handler("startup", gate.start)

@@ -6,7 +6,9 @@ chat server says a hand is in play at the sender's table and what the sender's p
 could the message sway that hand (`detectors.in_hand.before_delivery`, the stream's own reading
 of card talk). What each finding costs the message, per channel, is the policy file's
 `[chat_check]` (`rules.chat_check_policy`): `block`, `hold` (deliver when the hand ends) or
-`pass`. The policy is followed while the server runs: a changed file applies within seconds.
+`pass`; how long a spammer is held back after a burst is its `spam_hold_seconds`. The policy
+is followed while the server runs: a changed file applies within seconds, its `[site]` and
+`[detectors.*]` settings too (the detectors are rebuilt with them, keeping what they remember).
 Restrictions come from `RestrictionCache`, kept current by a background thread, so a check
 never waits on the database. The content check runs the stream's detectors through one
 long-lived pipeline (`Pipeline.detect`), so its state persists across checks: the check sees
@@ -25,9 +27,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from sqlalchemy import Engine
 
@@ -38,14 +40,13 @@ from railbird.detectors.events import ChatEvent
 from railbird.detectors.findings import Finding
 from railbird.detectors.in_hand.before_delivery import judge_before_delivery
 from railbird.detectors.in_hand.verdicts import SenderStatus
+from railbird.rules.action_kinds import stops
 from railbird.rules.chat_check_policy import ChatCheckPolicy
+from railbird.rules.detector_settings import DetectorSettings
 from railbird.rules.pipeline import Pipeline
 from railbird.rules.policy_watch import PolicyWatch
 
 log = logging.getLogger(__name__)
-# After a flood, a repeated line or a bot wave, how long the players it names are held back:
-# the detectors report a burst when it starts and as it grows, not on every line of it.
-SPAM_HOLD = timedelta(seconds=60)
 MAX_HELD = 100_000  # players held at once, at most (the oldest holds go first beyond it)
 POLICY_FOLLOW_SECONDS = 2.0  # how often a changed policy file is looked for
 # A held message is delivered when the hand in play at the sender's table ends.
@@ -70,18 +71,6 @@ class Verdict:
     release: str | None = None
 
 
-def blocks(restriction: Restriction, kind: str) -> bool:
-    """Whether `restriction` stops a `kind` of message: a suspension all, a mute or chat ban
-    text and emoji, a SnapCam ban SnapCam only; a table-join block no message at all."""
-    if restriction.kind == "suspend_communication":
-        return True
-    if restriction.kind == "snapcam_ban":
-        return kind == "snapcam"
-    if restriction.kind in ("mute_chat", "chat_ban"):
-        return kind in ("text", "emoji")
-    return False
-
-
 class ChatGate:
     """Answers "may this player say this?" from restrictions held in memory and the chat detectors.
 
@@ -95,13 +84,18 @@ class ChatGate:
         refresh: float = 1.0,
         cache: RestrictionCache | None = None,
         policy: PolicyWatch | None = None,
+        rebuild: Callable[[DetectorSettings], Sequence[Detector]] | None = None,
     ) -> None:
+        """`rebuild` makes the detectors again from a reloaded policy's settings (None: the
+        detectors given are kept whatever the policy says, as a test's are)."""
         self.engine = engine
         self.detectors = tuple(detectors)
+        self._rebuild = rebuild
         self.restrictions = cache if cache is not None else RestrictionCache(engine, refresh)
         # The policy file's [chat_check] (the shipped one when none is given), re-read by a
         # thread while the server runs (`start`).
         self.policy = policy if policy is not None else PolicyWatch(None)
+        self._settings = self.policy.current().detectors  # what the detectors were built with
         self._stop_following = threading.Event()
         self._follower: threading.Thread | None = None
         # Only the chat detectors: the check sees single messages, never hands or tables.
@@ -171,7 +165,7 @@ class ChatGate:
         """
         now = now or datetime.now(UTC)
         for restriction in self._restrictions_for(message.player_id, now):
-            if blocks(restriction, message.kind):
+            if stops(restriction.kind, message.kind):
                 until = restriction.expires_at.isoformat() if restriction.expires_at else "lifted"
                 self.decisions["block"] += 1
                 return Verdict(
@@ -180,6 +174,7 @@ class ChatGate:
                     restriction=restriction,
                 )
         with self._lock:
+            self._follow_settings()
             pipeline = self._pipeline
             errors_before = Counter(pipeline.metrics.detector_errors)
             findings = tuple(pipeline.detect(message) or ())
@@ -222,16 +217,34 @@ class ChatGate:
             release=RELEASE_AT_HAND_END if decision == "hold" else None,
         )
 
+    def _follow_settings(self) -> None:
+        """Rebuild the detectors when the policy's detector settings changed (under the lock):
+        the next message is judged by the new settings, with what the detectors remember."""
+        settings = self.policy.current().detectors
+        if self._rebuild is None or settings is self._settings or settings == self._settings:
+            self._settings = settings
+            return
+        built = tuple(self._rebuild(settings))
+        reset = self._pipeline.reconfigure([d for d in built if "chat" in consumed_types(d)])
+        self.detectors = built
+        self._settings = settings
+        log.warning(
+            "chat check: detectors rebuilt with policy %s%s",
+            self.policy.current().version,
+            f" (memory started over: {', '.join(reset)})" if reset else "",
+        )
+
     def _hold(self, findings: tuple[Finding, ...], player_id: str, now: datetime) -> str | None:
-        """Hold back the players a spam finding names for `SPAM_HOLD`; returns why this
-        message's sender is held, if they are (under the lock)."""
+        """Hold back the players a spam finding names for the policy's spam hold; returns why
+        this message's sender is held, if they are (under the lock)."""
         held = self._held
+        hold = self.rules.spam_hold
         for finding in findings:
-            if finding.category == "spam":
-                why = f"held back {SPAM_HOLD.seconds} s after: {finding.evidence.summary}"
+            if finding.category == "spam" and hold:
+                why = f"held back {hold.total_seconds():g} s after: {finding.evidence.summary}"
                 for player in finding.player_ids:
                     held.pop(player, None)  # re-inserted last: the dict stays oldest first
-                    held[player] = (now + SPAM_HOLD, why)
+                    held[player] = (now + hold, why)
         while len(held) > MAX_HELD:
             del held[next(iter(held))]
         current = held.get(player_id)

@@ -2,15 +2,12 @@
 `uvicorn --factory railbird.api.factory:app_from_environment` (gunicorn's uvicorn worker too).
 
 Each server worker process calls the factory once: settings come from the environment there
-(`RAILBIRD_DATABASE_URL`, `RAILBIRD_API_KEYS`, `RAILBIRD_PUBLIC_ORIGIN`, `RAILBIRD_API_DOCS`,
-...), the engine is that process's own, and it is disposed of when the server shuts the
-process down gracefully.
+(`RAILBIRD_DATABASE_URL`, `RAILBIRD_API_KEYS`, `RAILBIRD_POLICY`, `RAILBIRD_PUBLIC_ORIGIN`,
+`RAILBIRD_API_DOCS`, ...), the engine is that process's own, and it is disposed of when the
+server shuts the process down gracefully.
 """
 
 from __future__ import annotations
-
-import os
-from pathlib import Path
 
 from fastapi import FastAPI
 
@@ -34,7 +31,6 @@ def app_from_environment() -> FastAPI:
             '\'{"<32 random characters>": "analyst"}\''
         )
     engine = make_engine(settings.database_url)
-    policy = os.environ.get("RAILBIRD_POLICY")
     console = ConsoleConfig.for_server(
         settings.public_origin,
         settings.host,
@@ -45,7 +41,7 @@ def app_from_environment() -> FastAPI:
     app = create_app(
         engine,
         settings.api_keys,
-        policy_path=Path(policy) if policy else None,
+        policy_path=settings.policy,
         console_config=console,
         docs=settings.api_docs,
     )

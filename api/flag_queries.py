@@ -14,9 +14,8 @@ from typing import Any
 from sqlalchemy import Engine, and_, or_, select
 
 from railbird.detectors.events import EARLIEST, LATEST
+from railbird.detectors.severity import SEVERITIES as SEVERITIES
 from railbird.store import schema
-
-SEVERITIES = ("low", "medium", "high", "critical")
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, PlainSerializer, StrictInt, model_validator
 
+from railbird.detectors.categories import Category
+from railbird.detectors.events import Channel, MessageKind
 from railbird.detectors.in_hand.verdicts import SenderStatus
+from railbird.detectors.severity import Severity
+from railbird.rules.action_kinds import RestrictionKind
 from railbird.rules.flags import format_ts
 from railbird.rules.report_policy import REPORT_REASONS
 
@@ -19,9 +23,9 @@ class FlagOut(BaseModel):
     """A flag as the contract writes it, with its review status."""
 
     flag_id: str
-    category: str
+    category: Category
     detector: str
-    severity: Literal["low", "medium", "high", "critical"]
+    severity: Severity
     score: float = Field(ge=0, le=1)
     ts: Time
     player_ids: list[str]
@@ -123,11 +127,6 @@ class Health(BaseModel):
     version: str
 
 
-RestrictionKind = Literal[
-    "mute_chat", "chat_ban", "snapcam_ban", "suspend_communication", "block_table_join"
-]
-
-
 LEVEL_PATTERN = r"^[0-9]{1,15}/[0-9]{1,15}$"
 
 
@@ -213,8 +212,8 @@ class ChatCheckIn(BaseModel):
     player_id: str = Field(min_length=1, max_length=64)
     message_id: str | None = Field(default=None, min_length=1, max_length=64)
     text: str = Field(default="", max_length=2000)
-    kind: Literal["text", "emoji", "snapcam"] = "text"
-    channel: Literal["table", "tournament", "lobby", "private"] = "table"
+    kind: MessageKind = "text"
+    channel: Channel = "table"
     table_id: Id | None = None
     tournament_id: Id | None = None
     recipient_id: Id | None = None

@@ -26,6 +26,7 @@ from sqlalchemy import Connection, Engine, insert, select, update
 from railbird.api.flag_queries import as_utc
 from railbird.api.reporter_groups import independent_groups
 from railbird.detectors.findings import Evidence, Finding
+from railbird.detectors.severity import SEVERITY_RANK
 from railbird.rules.flags import Flag
 from railbird.rules.report_policy import ReportPolicy
 from railbird.store import schema
@@ -242,9 +243,8 @@ def _detector_flag_on(conn: Connection, reported_id: str, message_id: str) -> st
             )
         at = as_utc(sent.ts)
         query = query.where(_f.ts >= at - FLAG_LOOKBACK, _f.ts <= at + FLAG_LOOKAHEAD)
-    rank = {"low": 0, "medium": 1, "high": 2, "critical": 3}
     citing = [
-        (rank.get(row.severity, 0), row.flag_id)
+        (SEVERITY_RANK.get(row.severity, 0), row.flag_id)
         for row in conn.execute(query.order_by(_f.ts.desc()).limit(500))
         if message_id in (row.message_ids or ())
     ]

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import Connection, and_, or_, select
+from sqlalchemy import Connection, select
 
-from railbird.detectors.findings import GROUP_CATEGORIES
+from railbird.detectors.collusion_categories import COLLUSION_CATEGORIES
 from railbird.store import schema
 
 # Private messages older than this do not link two reporters any more.
@@ -52,7 +52,7 @@ def independent_groups(conn: Connection, reporters: Sequence[str], now: datetime
     together = (
         select(fp.flag_id, fp.player_id)
         .join(schema.flags, f.flag_id == fp.flag_id)
-        .where(and_(fp.player_id.in_(people), or_(*(f.category == g for g in GROUP_CATEGORIES))))
+        .where(fp.player_id.in_(people), f.category.in_(sorted(COLLUSION_CATEGORIES)))
     )
     first_of: dict[str, str] = {}
     for flag_id, player in conn.execute(together):

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, insert, or_, select, update
 
 from railbird.api.flag_queries import as_utc
-from railbird.rules.actions import RESTRICTING_KINDS
+from railbird.rules.action_kinds import RESTRICTING_KINDS
 from railbird.store import schema
 from railbird.store.outbox import record_changes
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 
@@ -10,6 +10,8 @@ from railbird.api.auth import Principal, Role, require
 from railbird.api.flag_queries import FlagFilter, get_flag, list_flags
 from railbird.api.models import FlagOut, FlagPage
 from railbird.api.query_params import QueryTime
+from railbird.detectors.categories import Category
+from railbird.detectors.severity import Severity
 
 router = APIRouter(prefix="/v1/flags", tags=["flags"])
 IdQuery = Annotated[str | None, Query(min_length=1, max_length=64)]
@@ -20,8 +22,8 @@ Reader = Annotated[Principal, Depends(require(Role.ANALYST, Role.INVESTIGATOR))]
 def flags(
     request: Request,
     _: Reader,
-    category: IdQuery = None,
-    min_severity: Literal["low", "medium", "high", "critical"] | None = None,
+    category: Category | None = None,
+    min_severity: Severity | None = None,
     player_id: IdQuery = None,
     table_id: IdQuery = None,
     tournament_id: IdQuery = None,

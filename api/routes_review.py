@@ -11,6 +11,8 @@ from railbird.api.auth import Principal, Role, require
 from railbird.api.flag_queries import get_flag
 from railbird.api.models import FlagOut, QueuePage, ReviewIn, ReviewOut, ReviewResult
 from railbird.api.review_queries import QueueFilter, ReviewConflictError, queue, review, reviews
+from railbird.detectors.categories import Category
+from railbird.detectors.severity import Severity
 
 router = APIRouter(tags=["review"])
 Reviewer = Annotated[Principal, Depends(require(Role.ANALYST))]
@@ -26,8 +28,8 @@ def review_queue(
     request: Request,
     _: Reader,
     status: Literal["open", "escalated", "confirmed", "dismissed"] = "open",
-    category: IdQuery = None,
-    severity: Literal["low", "medium", "high", "critical"] | None = None,
+    category: Category | None = None,
+    severity: Severity | None = None,
     table_id: IdQuery = None,
     tournament_id: IdQuery = None,
     player_id: IdQuery = None,

@@ -12,6 +12,7 @@ from railbird.api.auth import Principal, Role, require
 from railbird.api.chat_gate import ChatGate
 from railbird.api.models import JoinCheckIn, JoinCheckOut
 from railbird.api.routes_restrictions import restriction_out
+from railbird.rules.action_kinds import stops
 
 router = APIRouter(prefix="/v1/tables", tags=["tables"])
 Lobby = Annotated[Principal, Depends(require(Role.LOBBY_SERVICE, Role.CHAT_SERVICE))]
@@ -35,7 +36,7 @@ async def join_check(request: Request, body: JoinCheckIn, _: Lobby) -> JoinCheck
     blocking = [
         r
         for r in gate.restrictions.for_player(body.player_id, now)
-        if r.kind == "block_table_join" and r.scope == level
+        if stops(r.kind, "table_join") and r.scope == level
     ]
     # The one that ends last is the one the lobby must wait for.
     block = max(blocking, key=lambda r: (r.expires_at is None, r.expires_at or now), default=None)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from railbird.rules.settings import PolicySettings
 from railbird.store.settings import StoreSettings
 
 
-class ApiSettings(StoreSettings):
-    """The API edge's settings: the store's, the API keys, where to listen, and the console's."""
+class ApiSettings(StoreSettings, PolicySettings):
+    """The API edge's settings: the store's, the policy file, the API keys, where to listen,
+    and the console's."""
 
     # JSON object: API key -> role, e.g. RAILBIRD_API_KEYS='{"k-123": "analyst"}'. Secrets come
     # from the environment only; nothing has a default key.

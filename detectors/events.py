@@ -9,7 +9,7 @@ and railbird must not drop what the platform sends.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     AwareDatetime,
@@ -69,17 +69,25 @@ class _Contract(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True, str_strip_whitespace=False)
 
 
+# Where a message is said, and what it is: the contract's lists, read by the chat check's
+# request model, its policy per channel and what each restriction stops.
+Channel = Literal["table", "tournament", "lobby", "private"]
+MessageKind = Literal["text", "emoji", "snapcam"]
+CHANNELS: tuple[Channel, ...] = get_args(Channel)
+MESSAGE_KINDS: tuple[MessageKind, ...] = get_args(MessageKind)
+
+
 class ChatEvent(_Contract):
     type: Literal["chat"]
     message_id: Id
     ts: Timestamp
     player_id: Id
     screen_name: OptionalId = None
-    channel: Literal["table", "tournament", "lobby", "private"]
+    channel: Channel
     table_id: OptionalId = None
     tournament_id: OptionalId = None
     recipient_id: OptionalId = None
-    kind: Literal["text", "emoji", "snapcam"] = "text"
+    kind: MessageKind = "text"
     text: str = Field(default="", max_length=MAX_TEXT_CHARS)
 
     _utc = field_validator("ts")(_to_utc)

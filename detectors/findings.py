@@ -9,34 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
 
+from railbird.detectors.categories import CATEGORIES as CATEGORIES
+from railbird.detectors.categories import Category as Category
 from railbird.detectors.events import ChatEvent
-
-Severity = Literal["low", "medium", "high", "critical"]
-SEVERITY_RANK: dict[str, int] = {"low": 0, "medium": 1, "high": 2, "critical": 3}
-
-Category = Literal[
-    "profanity",
-    "harassment",
-    "hate",
-    "spam",
-    "advertising",
-    "malicious_link",
-    "pii_solicitation",
-    "pii_disclosure",
-    "impersonation",
-    "in_hand_influence",
-    "coordinated_sit_out",
-    "bounty_collusion",
-    "chip_dumping",
-    "soft_play",
-    "refusal_to_play",
-]
-CATEGORIES: tuple[str, ...] = Category.__args__  # type: ignore[attr-defined]
-GROUP_CATEGORIES = frozenset(
-    {"coordinated_sit_out", "bounty_collusion", "chip_dumping", "soft_play"}
-)
+from railbird.detectors.severity import SEVERITY_RANK as SEVERITY_RANK
+from railbird.detectors.severity import Severity as Severity
 
 MeasureValue = int | float | str | bool | None | list[str] | list[int] | list[float]
 

@@ -7,14 +7,15 @@ import sys
 from contextlib import ExitStack
 from typing import IO
 
-from railbird.detectors.registry import build_detectors
 from railbird.ingest.decode import Rejected
 from railbird.ingest.files.jsonl import read_jsonl
 from railbird.ingest.files.scan import scan_records
 from railbird.ingest.gc_tuning import tune_for_streaming
+from railbird.rules.detector_settings import detectors_for
 from railbird.rules.pipeline import Pipeline
 from railbird.rules.policy import RuleBook
-from railbird.rules.policy_file import PolicyError, configured_policy
+from railbird.rules.policy_file import PolicyError, policy_at
+from railbird.rules.settings import PolicySettings
 from railbird.store.database import make_engine, migrate
 from railbird.store.settings import StoreSettings
 from railbird.store.writer import StoreSink, StoreWriter
@@ -29,7 +30,7 @@ def scan(args: argparse.Namespace) -> int:
         print(f"railbird scan: no such file: {args.events}", file=sys.stderr)  # noqa: T201
         return 2
     try:
-        policy = configured_policy()
+        policy = policy_at(PolicySettings().policy)
     except PolicyError as exc:
         print(f"railbird scan: {exc}", file=sys.stderr)  # noqa: T201
         return 2
@@ -38,7 +39,7 @@ def scan(args: argparse.Namespace) -> int:
         engine = make_engine(StoreSettings().database_url)
         migrate(engine)
         sink = StoreSink(StoreWriter(engine))
-    pipeline = Pipeline(build_detectors(), RuleBook(policy))
+    pipeline = Pipeline(detectors_for(policy.detectors), RuleBook(policy))
     tune_for_streaming()
     with ExitStack() as stack:
         flags_out: IO[bytes] = (

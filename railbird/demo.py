@@ -21,9 +21,11 @@ import uvicorn
 from railbird.api.app import create_app
 from railbird.api.console.config import ConsoleConfig
 from railbird.api.settings import ApiSettings
-from railbird.detectors.registry import build_detectors
 from railbird.ingest.live_feed import LiveFeed
+from railbird.rules.detector_settings import detectors_for
 from railbird.rules.pipeline import Pipeline
+from railbird.rules.policy import RuleBook
+from railbird.rules.policy_file import PolicyError, policy_at
 from railbird.sim.config import SimConfig
 from railbird.sim.run import simulate
 from railbird.store.database import make_engine, migrate
@@ -64,6 +66,11 @@ def _say(text: str) -> None:
 
 def run_demo(args: argparse.Namespace) -> int:
     settings = ApiSettings()
+    try:
+        policy = policy_at(settings.policy)
+    except PolicyError as exc:
+        _say(f"railbird demo: {exc}")
+        return 2
     port = args.port if args.port is not None else settings.port
     url = _database_url(args, settings)
     engine = make_engine(url)
@@ -77,7 +84,7 @@ def run_demo(args: argparse.Namespace) -> int:
     run_tag = f"{int(now.timestamp()):x}-"  # this run's ids: an earlier run's stay as they were
     feed = LiveFeed(
         _events_only(demo_config(args.seed, now, run_tag)),
-        Pipeline(build_detectors()),
+        Pipeline(detectors_for(policy.detectors), RuleBook(policy)),
         StoreSink(StoreWriter(engine)),
         speed=args.speed,
         live_from=now,
@@ -99,6 +106,7 @@ def run_demo(args: argparse.Namespace) -> int:
             create_app(
                 engine,
                 api_keys,
+                policy_path=settings.policy,
                 console_config=ConsoleConfig.for_server(
                     settings.public_origin, settings.host, port
                 ),

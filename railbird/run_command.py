@@ -9,14 +9,13 @@ a subset, to place the stages on different machines.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from pathlib import Path
 
 from railbird.detectors.registry import DETECTOR_TYPES
 from railbird.ingest.kafka.launch import STAGES, RunOptions, run
 from railbird.ingest.kafka.settings import KafkaSettings
-from railbird.rules.policy_file import PolicyError, configured_policy
+from railbird.rules.policy_file import PolicyError, policy_at
+from railbird.rules.settings import PolicySettings
 from railbird.store.database import make_engine, migrate
 from railbird.store.settings import StoreSettings
 
@@ -27,8 +26,9 @@ def run_worker(args: argparse.Namespace) -> int:
     if unknown:
         print(f"railbird run: unknown detectors {sorted(unknown)}", file=sys.stderr)  # noqa: T201
         return 2
+    policy_path = PolicySettings().policy
     try:
-        configured_policy()  # checked before anything starts: an error names its line
+        policy_at(policy_path)  # checked before anything starts: an error names its line
     except PolicyError as exc:
         print(f"railbird run: {exc}", file=sys.stderr)  # noqa: T201
         return 2
@@ -38,12 +38,11 @@ def run_worker(args: argparse.Namespace) -> int:
     database_url = None if args.no_store else StoreSettings().database_url
     if database_url is not None:
         _migrate(database_url)  # once, before any stage's store writer writes
-    policy = os.environ.get("RAILBIRD_POLICY")
     options = RunOptions(
         settings=settings,
         stages=STAGES if choice == "all" else (choice,),
         database_url=database_url,
-        policy_path=Path(policy) if policy else None,
+        policy_path=policy_path,
         exit_when_idle=args.exit_when_idle,
         verbose=args.verbose,
     )

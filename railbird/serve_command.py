@@ -20,6 +20,7 @@ from railbird.api.settings import ApiSettings
 from railbird.ingest.kafka.clients import BrokerUnreachable, connect_producer
 from railbird.ingest.kafka.outbox_relay import OutboxRelay, RelayThread
 from railbird.ingest.kafka.settings import KafkaSettings
+from railbird.rules.policy_file import PolicyError, policy_at
 from railbird.store.database import make_engine, migrate
 
 GRACE_SECONDS = 10
@@ -40,6 +41,11 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     if any(len(key) < 16 for key in settings.api_keys):
         print("railbird serve: API keys must be at least 16 characters", file=sys.stderr)  # noqa: T201
+        return 2
+    try:
+        policy_at(settings.policy)  # checked before any server process starts: names the line
+    except PolicyError as exc:
+        print(f"railbird serve: {exc}", file=sys.stderr)  # noqa: T201
         return 2
     engine = make_engine(settings.database_url)
     try:

@@ -5,23 +5,11 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
+from railbird.rules.action_kinds import RESTRICTING_KINDS as RESTRICTING_KINDS
+from railbird.rules.action_kinds import ActionKind
 from railbird.rules.flags import format_ts
-
-ActionKind = Literal[
-    "warn",  # a system message to the player; no restriction
-    "mute_chat",  # no chat (text, emoji) for `duration`
-    "chat_ban",  # no chat (text, emoji) until lifted, or for `duration`: the long form of a mute
-    "snapcam_ban",  # no SnapCam for `duration` (None: until lifted); chat stays open
-    "suspend_communication",  # no chat, emoji or SnapCam at all for `duration` (None: until lifted)
-    "block_table_join",  # no joining cash tables of the blind level `scope` for `duration`
-    "refer_investigator",  # a case for a human investigator; no restriction by itself
-    "lift",  # a restriction ended early (by an analyst)
-]
-RESTRICTING_KINDS = frozenset(
-    {"mute_chat", "chat_ban", "snapcam_ban", "suspend_communication", "block_table_join"}
-)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,11 +7,13 @@ event id, and skipped for that event: one bug must not stop moderation of the wh
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from railbird.detectors import state_codec
 from railbird.detectors.detector import EVENT_TYPES, Detector, consumed_types
@@ -23,6 +25,17 @@ from railbird.rules.flags import Flag
 from railbird.rules.policy import RuleBook
 
 log = logging.getLogger(__name__)
+
+
+def changed_settings(old: Detector, new: Detector) -> list[str]:
+    """The constructor fields whose values differ between two builds of one detector."""
+    if not dataclasses.is_dataclass(old) or type(old) is not type(new):
+        return []
+    return [
+        f.name
+        for f in dataclasses.fields(old)
+        if f.init and getattr(old, f.name) != getattr(new, f.name)
+    ]
 
 
 def medium_of(event: AnyEvent) -> str:
@@ -81,13 +94,16 @@ class Pipeline:
         self.states: dict[str, TtlState] = {d.name: TtlState(self.clock) for d in detectors}
         self._emitted = TtlState()
         self._metrics = PipelineMetrics()
-        # Events seen per type, in a plain dict: a `Counter` increment costs twice as much
-        # (dict subclass), once per event. `metrics` copies it into `events` when read.
+        # Events seen per type, in a plain dict: a `Counter` increment is dearer (a dict
+        # subclass), once per event. `metrics` copies it into `events` when read.
         self._seen: dict[str, int] = dict.fromkeys(EVENT_TYPES, 0)
-        # Per event type, the detectors that read it, each beside its state: the loop below is
-        # the hot path, and a chat message need not visit the hand-only detectors.
-        # Bound methods are looked up once here rather than twice per detector per event.
-        self._runs = {
+        self._runs = self._runs_by_type()
+
+    def _runs_by_type(self) -> dict[str, tuple[tuple[Any, TtlState, str], ...]]:
+        """Per event type, the detectors that read it, each beside its state: the loop in
+        `detect` is the hot path, and a chat message need not visit the hand-only detectors.
+        Bound methods are looked up once here rather than twice per detector per event."""
+        return {
             kind: tuple(
                 (d.detect, self.states[d.name], d.name)
                 for d in self.detectors
@@ -95,6 +111,28 @@ class Pipeline:
             )
             for kind in EVENT_TYPES
         }
+
+    def reconfigure(self, detectors: Sequence[Detector]) -> list[str]:
+        """Run `detectors` from the next event on in place of the ones of the same names: the
+        same detectors with a reloaded policy's settings. Each keeps what it remembers unless
+        a setting that changed is one its `state_reset_by` names (its memory was shaped by
+        the old value); returns the names whose memory starts over. Other names are a
+        `ValueError`: adding or removing a detector is a restart, not a reload."""
+        running = sorted(d.name for d in self.detectors)
+        given = sorted(d.name for d in detectors)
+        if given != running:
+            raise ValueError(f"reconfigure needs the same detectors: {given} is not {running}")
+        by_name = {d.name: d for d in detectors}
+        reset: list[str] = []
+        for old in self.detectors:
+            new = by_name[old.name]
+            resets: frozenset[str] = getattr(new, "state_reset_by", frozenset())
+            if resets & set(changed_settings(old, new)):
+                self.states[old.name] = TtlState(self.clock)
+                reset.append(old.name)
+        self.detectors = tuple(by_name[d.name] for d in self.detectors)
+        self._runs = self._runs_by_type()
+        return reset
 
     @property
     def metrics(self) -> PipelineMetrics:

@@ -14,7 +14,8 @@ from datetime import datetime, timedelta
 
 from railbird.detectors.findings import SEVERITY_RANK
 from railbird.detectors.state import TtlState
-from railbird.rules.actions import Action, ActionKind, action_id_for
+from railbird.rules.action_kinds import ActionKind
+from railbird.rules.actions import Action, action_id_for
 from railbird.rules.flags import Flag
 from railbird.rules.policy_file import REFUSAL_CATEGORY, Policy, default_policy
 

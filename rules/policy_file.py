@@ -1,35 +1,33 @@
 """The moderation policy as a file analysts can read and change without a release (TOML).
 
-`rules/default_policy.toml` ships with railbird and says what every key means;
-`RAILBIRD_POLICY` names another file. A file is checked whole before it is used: an error
-names the line it is on (the line of the table or key at fault), and a policy that fails the
-check is never half-applied (a running worker keeps the one it had). Its `version` is stamped
-on every automatic action, so an action can always be traced to the rules that chose it.
+`rules/default_policy.toml` ships with railbird and says what every key means; `RAILBIRD_POLICY`
+(`rules.settings`) names another file. A table or key that file leaves out is the shipped
+file's (except `[ladders]`, which a file states whole), so every default value is written once,
+in the shipped file, and never again in code. A file is checked whole before it is used: an
+error names the line it is on (the line of the table or key at fault), and a policy that fails
+the check is never half-applied (a running process keeps the one it had). Its `version` is
+stamped on every automatic action, so an action can always be traced to the rules that chose it.
 """
 
 from __future__ import annotations
 
-import os
-import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from railbird.detectors.findings import CATEGORIES, GROUP_CATEGORIES
+from railbird.detectors.categories import CATEGORIES
+from railbird.rules.action_kinds import LADDER_KINDS, UNTIMED_KINDS
 from railbird.rules.chat_check_policy import ChatCheckPolicy, read_chat_check
+from railbird.rules.detector_settings import DetectorSettings, read_detector_settings
+from railbird.rules.policy_lines import PolicyError, PolicyLines
 from railbird.rules.report_policy import ReportPolicy, read_reports
 
-KINDS = (
-    "warn",
-    "mute_chat",
-    "chat_ban",
-    "snapcam_ban",
-    "suspend_communication",
-    "refer_investigator",
-)
+__all__ = ["REFUSAL_CATEGORY", "Policy", "PolicyError", "default_policy", "load_policy"]
+
 Step = tuple[str, timedelta | None]
 _TOP_LEVEL = {
     "version",
@@ -40,16 +38,10 @@ _TOP_LEVEL = {
     "refusals",
     "chat_check",
     "reports",
+    "site",
+    "detectors",
 }
 REFUSAL_CATEGORY = "refusal_to_play"
-# The house rule's own ladder (HOUSE_RULES.md, "Cash tables"), used when a file has no
-# [refusals]: refusals per player and blind level in 12 hours; the n-th earns the n-th block.
-_HOUSE_REFUSAL_HOURS = 12
-_HOUSE_REFUSAL_BLOCKS = (0, 5, 15, 30, 60)
-
-
-class PolicyError(ValueError):
-    """A policy file that cannot be used; the message names the file and the line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,12 +59,14 @@ class Policy:
     # is no block.
     refusal_window: timedelta
     refusal_blocks: tuple[timedelta | None, ...]
+    # What the chat check blocks, holds or passes per channel (`rules.chat_check_policy`).
+    chat_check: ChatCheckPolicy
+    # How many reports a reporter may file, and what unrelated reporters weigh.
+    reports: ReportPolicy
+    # The room and the operator's detector settings (`rules.detector_settings`).
+    detectors: DetectorSettings
     source: str  # where it was read from
     text: str  # the file as written, for `GET /v1/policy`
-    # What the chat check blocks, holds or passes per channel (`rules.chat_check_policy`).
-    chat_check: ChatCheckPolicy = field(default_factory=ChatCheckPolicy)
-    # How many reports a reporter may file, and what unrelated reporters weigh.
-    reports: ReportPolicy = field(default_factory=ReportPolicy)
 
     def describe(self) -> dict[str, Any]:
         """The policy as plain data (what the API shows beside the file)."""
@@ -106,6 +100,7 @@ class Policy:
             },
             "chat_check": self.chat_check.describe(),
             "reports": self.reports.describe(),
+            **self.detectors.describe(),
         }
 
 
@@ -113,15 +108,21 @@ def default_policy_text() -> str:
     return resources.files("railbird.rules").joinpath("default_policy.toml").read_text("utf-8")
 
 
+@cache
+def _shipped_data() -> dict[str, Any]:
+    """The shipped file's tables: what a file's missing tables and keys fall back to."""
+    return tomllib.loads(default_policy_text())
+
+
 def default_policy() -> Policy:
     """The shipped policy (`rules/default_policy.toml`)."""
     return parse_policy(default_policy_text(), "default (rules/default_policy.toml)")
 
 
-def configured_policy() -> Policy:
-    """`RAILBIRD_POLICY`'s file when set, else the shipped one; `PolicyError` if unusable."""
-    path = os.environ.get("RAILBIRD_POLICY")
-    return default_policy() if not path else load_policy(Path(path))
+def policy_at(path: Path | None) -> Policy:
+    """The policy file at `path` (`RAILBIRD_POLICY`), or the shipped one for None;
+    `PolicyError` if it cannot be used."""
+    return default_policy() if path is None else load_policy(path)
 
 
 def load_policy(path: Path) -> Policy:
@@ -138,17 +139,78 @@ def parse_policy(text: str, source: str) -> Policy:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PolicyError(f"{source}: not TOML: {exc}") from exc
-    where = _Locator(text, source)
+    where = PolicyLines(text, source)
+    shipped = _shipped_data()
     unknown = sorted(set(data) - _TOP_LEVEL)
     if unknown:
         raise where.error(unknown[0], f"unknown setting {unknown[0]!r}")
     version = data.get("version")
     if not isinstance(version, str) or not version.strip():
         raise where.error("version", "`version` must be a non-empty string")
-    hours = data.get("strike_window_hours", 24)
+    hours = data.get("strike_window_hours", shipped["strike_window_hours"])
     if isinstance(hours, bool) or not isinstance(hours, int | float) or not 0 < hours <= 24 * 90:
         raise where.error("strike_window_hours", "`strike_window_hours` must be 0-2160 hours")
-    ladders_data = data.get("ladders", {})
+    ladders = _ladders(where, data.get("ladders", shipped["ladders"]))
+    refer = _table(where, "refer", data, shipped, {"categories", "critical", "only"})
+    snapcam = _table(where, "snapcam", data, shipped, {"ban_categories", "minutes"})
+    refer_categories = _categories(where, "refer.categories", refer["categories"])
+    only = _categories(where, "refer.only", refer["only"])
+    punished = sorted(only & set(ladders))
+    if punished:
+        raise where.error(
+            f"ladders.{punished[0]}",
+            f"{punished[0]!r} is in [refer] only (never punished) but has a ladder",
+        )
+    critical = refer["critical"]
+    if not isinstance(critical, bool):
+        raise where.error("refer.critical", "[refer] critical must be true or false")
+    refusal_window, refusal_blocks = _refusals(
+        where, _table(where, "refusals", data, shipped, {"window_hours", "block_minutes"})
+    )
+    snapcam_categories = _categories(where, "snapcam.ban_categories", snapcam["ban_categories"])
+    for header, named in (
+        ("refer.categories", refer_categories),
+        ("refer.only", only),
+        ("snapcam.ban_categories", snapcam_categories),
+    ):
+        if REFUSAL_CATEGORY in named:
+            raise where.error(header, f"{REFUSAL_CATEGORY!r} is decided by [refusals] alone")
+    return Policy(
+        version=version.strip(),
+        strike_window=timedelta(hours=hours),
+        ladders=ladders,
+        refer_categories=refer_categories,
+        refer_critical=critical,
+        only_refer=only,
+        snapcam_ban_categories=snapcam_categories,
+        # 0: until lifted (a key left out is the shipped file's length).
+        snapcam_ban=_minutes(where, "snapcam.minutes", snapcam["minutes"] or None),
+        refusal_window=refusal_window,
+        refusal_blocks=refusal_blocks,
+        chat_check=read_chat_check(data.get("chat_check", {}), shipped["chat_check"], where.error),
+        reports=read_reports(data.get("reports", {}), shipped["reports"], where.error),
+        detectors=read_detector_settings(
+            data.get("site", shipped.get("site", {})), data.get("detectors", {}), where.error
+        ),
+        source=source,
+        text=text,
+    )
+
+
+def _table(
+    where: PolicyLines, name: str, data: dict[str, Any], shipped: dict[str, Any], keys: set[str]
+) -> dict[str, Any]:
+    """Table `name` of the file, each key it leaves out taken from the shipped file."""
+    table = data.get(name, {})
+    if not isinstance(table, dict) or set(table) - keys:
+        bad = sorted(set(table) - keys) if isinstance(table, dict) else []
+        raise where.error(
+            f"{name}.{bad[0]}" if bad else name, f"[{name}] takes {', '.join(sorted(keys))}"
+        )
+    return {**shipped.get(name, {}), **table}
+
+
+def _ladders(where: PolicyLines, ladders_data: Any) -> dict[str, tuple[Step, ...]]:
     if not isinstance(ladders_data, dict):
         raise where.error("ladders", "`ladders` must be a table of categories")
     ladders: dict[str, tuple[Step, ...]] = {}
@@ -164,118 +226,63 @@ def parse_policy(text: str, source: str) -> Policy:
         if not isinstance(steps, list) or not steps:
             raise where.error(header, f"[{header}] needs at least one step")
         ladders[category] = tuple(_step(where, header, n, s) for n, s in enumerate(steps, 1))
-    refer = data.get("refer", {})
-    snapcam = data.get("snapcam", {})
-    for name, table, keys in (
-        ("refer", refer, {"categories", "critical", "only"}),
-        ("snapcam", snapcam, {"ban_categories", "minutes"}),
-    ):
-        if not isinstance(table, dict) or set(table) - keys:
-            raise where.error(name, f"[{name}] takes {', '.join(sorted(keys))}")
-    refer_categories = _categories(where, "refer", refer.get("categories", []))
-    only = _categories(where, "refer", refer.get("only", sorted(GROUP_CATEGORIES)))
-    punished = sorted(only & set(ladders))
-    if punished:
-        raise where.error(
-            f"ladders.{punished[0]}",
-            f"{punished[0]!r} is in [refer] only (never punished) but has a ladder",
-        )
-    critical = refer.get("critical", True)
-    if not isinstance(critical, bool):
-        raise where.error("refer", "[refer] critical must be true or false")
-    refusal_window, refusal_blocks = _refusals(where, data.get("refusals", {}))
-    snapcam_categories = _categories(where, "snapcam", snapcam.get("ban_categories", []))
-    for header, named in (("refer", refer_categories | only), ("snapcam", snapcam_categories)):
-        if REFUSAL_CATEGORY in named:
-            raise where.error(header, f"{REFUSAL_CATEGORY!r} is decided by [refusals] alone")
-    return Policy(
-        version=version.strip(),
-        strike_window=timedelta(hours=hours),
-        ladders=ladders,
-        refer_categories=refer_categories,
-        refer_critical=critical,
-        only_refer=only,
-        snapcam_ban_categories=snapcam_categories,
-        snapcam_ban=_minutes(where, "snapcam", snapcam.get("minutes")),
-        refusal_window=refusal_window,
-        refusal_blocks=refusal_blocks,
-        source=source,
-        text=text,
-        chat_check=read_chat_check(data.get("chat_check", {}), where.error),
-        reports=read_reports(data.get("reports", {}), where.error),
-    )
+    return ladders
 
 
-def _refusals(where: _Locator, table: Any) -> tuple[timedelta, tuple[timedelta | None, ...]]:
-    if not isinstance(table, dict) or set(table) - {"window_hours", "block_minutes"}:
-        raise where.error("refusals", "[refusals] takes block_minutes, window_hours")
-    hours = table.get("window_hours", _HOUSE_REFUSAL_HOURS)
+def _refusals(
+    where: PolicyLines, table: dict[str, Any]
+) -> tuple[timedelta, tuple[timedelta | None, ...]]:
+    hours = table["window_hours"]
     if isinstance(hours, bool) or not isinstance(hours, int | float) or not 0 < hours <= 24 * 90:
-        raise where.error("window_hours", "[refusals] window_hours must be 0-2160 hours")
-    blocks = table.get("block_minutes", list(_HOUSE_REFUSAL_BLOCKS))
+        raise where.error("refusals.window_hours", "[refusals] window_hours must be 0-2160 hours")
+    blocks = table["block_minutes"]
     if not isinstance(blocks, list) or not blocks:
-        raise where.error("block_minutes", "[refusals] block_minutes must be a non-empty list")
+        raise where.error(
+            "refusals.block_minutes", "[refusals] block_minutes must be a non-empty list"
+        )
     steps: list[timedelta | None] = []
     for number, minutes in enumerate(blocks, 1):
         if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 0:
             raise where.error(
-                "block_minutes",
+                "refusals.block_minutes",
                 f"[refusals] block_minutes: refusal {number}'s block must be whole minutes, "
                 "0 (none) or more",
             )
-        steps.append(_minutes(where, "refusals", minutes) if minutes else None)
+        steps.append(_minutes(where, "refusals.block_minutes", minutes) if minutes else None)
     return timedelta(hours=hours), tuple(steps)
 
 
-def _step(where: _Locator, header: str, number: int, step: Any) -> Step:
+def _step(where: PolicyLines, header: str, number: int, step: Any) -> Step:
     if not isinstance(step, dict) or not set(step) <= {"kind", "minutes"} or "kind" not in step:
         raise where.error(header, f"step {number} of [{header}]: `{{ kind = ..., minutes = ... }}`")
     kind = step["kind"]
-    if kind not in KINDS:
+    if kind not in LADDER_KINDS:
         raise where.error(
             header,
-            f"step {number} of [{header}]: unknown kind {kind!r} (one of {', '.join(KINDS)})",
+            f"step {number} of [{header}]: unknown kind {kind!r} "
+            f"(one of {', '.join(LADDER_KINDS)})",
         )
-    duration = _minutes(where, header, step.get("minutes"))
-    if kind in ("warn", "refer_investigator") and duration is not None:
+    duration = _minutes(where, header, step.get("minutes"), header)
+    if kind in UNTIMED_KINDS and duration is not None:
         raise where.error(header, f"step {number} of [{header}]: a {kind} has no `minutes`")
     return kind, duration
 
 
-def _minutes(where: _Locator, header: str, value: Any) -> timedelta | None:
+def _minutes(where: PolicyLines, name: str, value: Any, table: str = "") -> timedelta | None:
+    """A length in whole minutes (None: none given, which is until lifted)."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 525_600 * 10:
-        raise where.error(header, f"[{header}] minutes must be a whole number, 1 to 5,256,000")
+        label = table or name.split(".")[0]
+        raise where.error(name, f"[{label}] minutes must be a whole number, 1 to 5,256,000")
     return timedelta(minutes=value)
 
 
-def _categories(where: _Locator, header: str, value: Any) -> frozenset[str]:
+def _categories(where: PolicyLines, name: str, value: Any) -> frozenset[str]:
+    table = name.split(".")[0]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise where.error(header, f"[{header}] categories must be a list of category names")
+        raise where.error(name, f"[{table}] categories must be a list of category names")
     unknown = sorted(set(value) - set(CATEGORIES))
     if unknown:
-        raise where.error(header, f"[{header}]: unknown category {unknown[0]!r}")
+        raise where.error(name, f"[{table}]: unknown category {unknown[0]!r}")
     return frozenset(value)
-
-
-class _Locator:
-    """Finds the line a table header or key is on, for error messages (tomllib keeps none)."""
-
-    def __init__(self, text: str, source: str) -> None:
-        self.lines = text.splitlines()
-        self.source = source
-
-    def error(self, name: str, message: str) -> PolicyError:
-        line = self._line_of(name)
-        at = f" line {line}" if line else ""
-        return PolicyError(f"{self.source}{at}: {message}")
-
-    def _line_of(self, name: str) -> int | None:
-        header = re.compile(rf"^\s*\[\s*{re.escape(name)}\s*\]")
-        key = re.compile(rf"^\s*{re.escape(name.split('.')[-1])}\s*=")
-        for pattern in (header, key):
-            for number, line in enumerate(self.lines, 1):
-                if pattern.match(line):
-                    return number
-        return None

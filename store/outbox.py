@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from sqlalchemy import Connection, Engine, and_, delete, exists, func, insert, select, update
 
-from railbird.rules.actions import RESTRICTING_KINDS
+from railbird.rules.action_kinds import RESTRICTING_KINDS
 from railbird.rules.flags import format_ts
 from railbird.store import schema
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from railbird.detectors.findings import CATEGORIES, GROUP_CATEGORIES
+from railbird.detectors.categories import CATEGORIES
+from railbird.detectors.collusion_categories import COLLUSION_CATEGORIES
+from railbird.detectors.severity import SEVERITIES
 
 TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 
@@ -30,11 +32,11 @@ def assert_contract_flag(flag: dict[str, Any]) -> None:
         assert key in flag and (flag[key] is None or isinstance(flag[key], str))
     assert flag["flag_id"].startswith("f-")
     assert flag["category"] in CATEGORIES
-    assert flag["severity"] in ("low", "medium", "high", "critical")
+    assert flag["severity"] in SEVERITIES
     assert 0.0 <= flag["score"] <= 1.0
     assert TS.match(flag["ts"]), flag["ts"]
     assert flag["player_ids"] and all(isinstance(p, str) for p in flag["player_ids"])
     assert flag["explanation"].strip()
     assert "kind" in flag["evidence"]
-    if flag["category"] not in GROUP_CATEGORIES and flag["category"] != "in_hand_influence":
+    if flag["category"] not in COLLUSION_CATEGORIES and flag["category"] != "in_hand_influence":
         assert flag["message_ids"], "chat flags list the offending message ids"

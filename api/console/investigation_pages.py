@@ -17,12 +17,13 @@ from sqlalchemy import func, select
 from railbird.api.auth import Role
 from railbird.api.console.auth import ConsoleUser, page_user
 from railbird.api.console.templating import ConsoleError, render
-from railbird.api.console.views import COLLUSION, bar_chart, collusion_groups, flags_by_day
+from railbird.api.console.views import bar_chart, collusion_groups, flags_by_day
 from railbird.api.context_queries import player_flags
 from railbird.api.flag_queries import flag_dict
 from railbird.api.restriction_store import player_restrictions
 from railbird.api.routes_sessions import export_response
 from railbird.api.session_queries import list_sessions, parse_session_id, session_detail
+from railbird.detectors.collusion_categories import COLLUSION_CATEGORIES
 from railbird.store import schema
 
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -110,7 +111,7 @@ def collusion_index(request: Request, user: Reader) -> HTMLResponse:
     f = schema.flags.c
     query = (
         select(f.tournament_id, func.count(), func.max(f.score))
-        .where(f.category.in_(COLLUSION), f.tournament_id.is_not(None))
+        .where(f.category.in_(sorted(COLLUSION_CATEGORIES)), f.tournament_id.is_not(None))
         .group_by(f.tournament_id)
         .order_by(func.count().desc())
         .limit(200)
@@ -129,7 +130,7 @@ def collusion_page(request: Request, tournament_id: str, user: Reader) -> HTMLRe
     f = schema.flags.c
     query = (
         select(schema.flags)
-        .where(f.tournament_id == tournament_id, f.category.in_(COLLUSION))
+        .where(f.tournament_id == tournament_id, f.category.in_(sorted(COLLUSION_CATEGORIES)))
         .order_by(f.ts)
         .limit(2000)
     )

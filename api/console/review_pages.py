@@ -25,7 +25,7 @@ from railbird.api.console.templating import ConsoleError, back_to, render, templ
 from railbird.api.console.views import hand_timeline, offending_terms
 from railbird.api.context_queries import flag_context, player_flags
 from railbird.api.flag_queries import SEVERITIES, flag_dict, get_flag
-from railbird.api.models import LEVEL_PATTERN, RestrictionKind, canonical_level
+from railbird.api.models import LEVEL_PATTERN, canonical_level
 from railbird.api.report_queries import ReportFilter, list_reports
 from railbird.api.restriction_store import (
     apply_restriction,
@@ -33,8 +33,11 @@ from railbird.api.restriction_store import (
     player_restrictions,
 )
 from railbird.api.review_queries import QueueFilter, ReviewConflictError, queue, review, reviews
-from railbird.detectors.findings import CATEGORIES
+from railbird.detectors.categories import CATEGORIES
+from railbird.detectors.collusion_categories import INNOCENT_READINGS
 from railbird.detectors.registry import DETECTOR_TYPES
+from railbird.detectors.severity import Severity
+from railbird.rules.action_kinds import RESTRICTION_KINDS, RestrictionKind
 from railbird.store import schema
 
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -42,8 +45,6 @@ Reader = Annotated[ConsoleUser, Depends(page_user(Role.ANALYST, Role.INVESTIGATO
 Analyst = Annotated[ConsoleUser, Depends(page_user(Role.ANALYST))]
 
 DETECTORS = tuple(sorted(t.name for t in DETECTOR_TYPES))
-# The restrict form's kinds, the mildest chat restriction first (the form's default).
-MANUAL_KINDS = ("mute_chat", "chat_ban", "snapcam_ban", "suspend_communication", "block_table_join")
 STREAM_POLL_S = 2.0
 STREAM_LIFETIME_S = 600.0  # then the browser's EventSource reconnects by itself
 
@@ -65,7 +66,7 @@ def queue_page(
     request: Request,
     user: Reader,
     category: str | None = None,
-    severity: Literal["", "low", "medium", "high", "critical"] | None = None,
+    severity: Severity | Literal[""] | None = None,
     table_id: str | None = None,
     tournament_id: str | None = None,
     player_id: str | None = None,
@@ -247,7 +248,8 @@ def flag_page(request: Request, flag_id: str, user: Reader) -> HTMLResponse:
         restrictions=restrictions,
         reviews=reviews(engine, flag_id),
         reports=list_reports(engine, ReportFilter(flag_id=flag_id), 100, None)[0],
-        kinds=MANUAL_KINDS,
+        kinds=RESTRICTION_KINDS,
+        innocent_reading=INNOCENT_READINGS.get(flag["category"]),
         now=now,
         here=str(request.url.path),
     )

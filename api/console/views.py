@@ -12,22 +12,10 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from railbird.detectors.collusion_categories import COLLUSION_CATEGORIES, INNOCENT_READINGS
+
 # Measures whose values are the words or strings a flag objects to, by detector family.
 _OFFENDING_MEASURES = ("originals", "terms", "talk", "cards_named", "hosts", "urls")
-COLLUSION = ("coordinated_sit_out", "bounty_collusion", "chip_dumping", "soft_play")
-
-# What an innocent explanation of each group pattern would look like, where the detector does
-# not give its own (`evidence.innocent_reading`): the analyst checks it before referring.
-INNOCENT_READINGS = {
-    "coordinated_sit_out": "friends who take their breaks together, or a shared connection "
-    "dropping; look for sit-outs that line up with the blinds rather than with each other",
-    "bounty_collusion": "two aggressive regulars who happen to sit near the target; look for "
-    "pressure that stops when the target has folded",
-    "chip_dumping": "a loose player losing to a better one; look for folds to small bets with "
-    "strong hands and chips that only flow one way",
-    "soft_play": "players who simply had weak hands against each other; look for checked-down "
-    "pots where one held the nuts",
-}
 
 
 def offending_terms(flag: dict[str, Any]) -> list[str]:
@@ -171,7 +159,7 @@ def collusion_groups(flags: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     innocent reading to rule out."""
     groups: dict[tuple[str, tuple[str, ...]], list[dict[str, Any]]] = {}
     for flag in flags:
-        if flag.get("category") not in COLLUSION:
+        if flag.get("category") not in COLLUSION_CATEGORIES:
             continue
         key = (str(flag["category"]), tuple(sorted(flag.get("player_ids") or ())))
         groups.setdefault(key, []).append(flag)
@@ -190,8 +178,7 @@ def collusion_groups(flags: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
                 "target": evidence.get("target"),
                 "measures": evidence.get("measures") or {},
                 "hands": [e for e in evidence.get("event_ids") or [] if str(e).startswith("h-")],
-                "innocent_reading": evidence.get("innocent_reading")
-                or INNOCENT_READINGS.get(category, ""),
+                "innocent_reading": INNOCENT_READINGS[category],
             }
         )
     ranked.sort(key=lambda g: (-float(g["score"]), g["category"], g["players"]))

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import ClassVar
 
+from pydantic import PositiveInt
+
 from railbird.detectors.events import AnyEvent, HandEvent, TableEvent
 from railbird.detectors.findings import Evidence, Finding
 from railbird.detectors.state import State
@@ -58,7 +60,9 @@ class CashTable:
 class LeaveRefusal:
     name: ClassVar[str] = "leave_refusal"
     consumes: ClassVar[frozenset[str]] = frozenset({"table", "hand"})
-    min_hands: int = 10  # leaving after fewer than this (and at least one) is a refusal
+    # The house rule's number, the operator's to set in [detectors.leave_refusal].
+    operator_settings: ClassVar[tuple[str, ...]] = ("min_hands",)
+    min_hands: PositiveInt = 10  # leaving after fewer than this (and at least one) is a refusal
     table_ttl: timedelta = timedelta(hours=12)  # an idle table's seats are forgotten after
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:

@@ -37,15 +37,18 @@ from railbird.detectors.text.contact_lexicon import (
     messenger_named,
 )
 from railbird.detectors.text.link_risks import link_risks
-from railbird.detectors.text.links import extract_links, is_own_domain, may_hold_link
+from railbird.detectors.text.links import (
+    DEFAULT_SITE_DOMAINS,
+    extract_links,
+    is_own_domain,
+    may_hold_link,
+)
 from railbird.detectors.text.prize_lexicon import MARKER_WORDS, marker_hint, scam_signals
 from railbird.detectors.text.promotion_lexicon import (
     PROMOTION_WORDS,
     promotion,
     promotion_literals,
 )
-
-DEFAULT_SITE_DOMAINS = ("ultimatepoker.com",)
 
 
 class Pitch(NamedTuple):

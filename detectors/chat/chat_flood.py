@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import ClassVar
 
+from pydantic import PositiveFloat, PositiveInt
+
 from railbird.detectors.chat.bursts import (
     Burst,
     Emission,
@@ -19,14 +21,14 @@ from railbird.detectors.chat.bursts import (
     severity_for,
     span_of,
 )
-from railbird.detectors.events import AnyEvent, ChatEvent
+from railbird.detectors.events import AnyEvent, Channel, ChatEvent
 from railbird.detectors.findings import Finding, message_finding
 from railbird.detectors.state import State
 
 _NO_TIME = timedelta(0)
 
 
-def _default_limits() -> dict[str, int]:
+def _default_limits() -> dict[Channel, int]:
     return {"table": 6, "tournament": 6, "lobby": 5, "private": 10}
 
 
@@ -34,10 +36,12 @@ def _default_limits() -> dict[str, int]:
 class ChatFlood:
     name: ClassVar[str] = "chat_flood"
     consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
+    # Policy, not statistics: the operator sets these in the policy file (`[detectors.<name>]`).
+    operator_settings: ClassVar[tuple[str, ...]] = ("max_messages", "window_seconds")
     # Most messages a player may send in `window_seconds` on a channel before it is a flood.
-    max_messages: Mapping[str, int] = field(default_factory=_default_limits)
-    default_max_messages: int = 6
-    window_seconds: float = 10.0
+    max_messages: Mapping[Channel, PositiveInt] = field(default_factory=_default_limits)
+    default_max_messages: PositiveInt = 6
+    window_seconds: PositiveFloat = 10.0
 
     # The window as a timedelta, made once (`span_of` is a call per message).
     _span: timedelta = field(init=False, repr=False, compare=False)

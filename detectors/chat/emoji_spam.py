@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import ClassVar
 
+from pydantic import PositiveFloat, PositiveInt
+
 from railbird.detectors.chat.bursts import (
     Burst,
     Emission,
@@ -23,7 +25,7 @@ from railbird.detectors.chat.bursts import (
     severity_for,
     span_of,
 )
-from railbird.detectors.events import AnyEvent, ChatEvent
+from railbird.detectors.events import AnyEvent, Channel, ChatEvent
 from railbird.detectors.findings import Finding, MeasureValue, Severity, message_finding
 from railbird.detectors.state import State
 from railbird.detectors.text.loud_text import count_emoji, shout_level
@@ -38,7 +40,7 @@ _MEMO_CHARS = 256
 _Read = tuple[int, int, str]
 
 
-def _default_emoji_limits() -> dict[str, int]:
+def _default_emoji_limits() -> dict[Channel, int]:
     return {"table": 15, "tournament": 15, "lobby": 10, "private": 30}
 
 
@@ -46,19 +48,29 @@ def _default_emoji_limits() -> dict[str, int]:
 class EmojiSpam:
     name: ClassVar[str] = "emoji_spam"
     consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
+    # Policy, not statistics: the operator sets these in the policy file (`[detectors.<name>]`).
+    operator_settings: ClassVar[tuple[str, ...]] = (
+        "max_emoji_per_message",
+        "max_emoji_per_window",
+        "window_seconds",
+        "max_shouts",
+        "shout_window_seconds",
+    )
     # Most emoji in one message: past it the line is a wall, spam on its own.
-    max_emoji_per_message: int = 9
+    max_emoji_per_message: PositiveInt = 9
     # Most emoji a player may send in `window_seconds` on a channel.
-    max_emoji_per_window: Mapping[str, int] = field(default_factory=_default_emoji_limits)
-    default_max_emoji_per_window: int = 15
-    window_seconds: float = 10.0
+    max_emoji_per_window: Mapping[Channel, PositiveInt] = field(
+        default_factory=_default_emoji_limits
+    )
+    default_max_emoji_per_window: PositiveInt = 15
+    window_seconds: PositiveFloat = 10.0
     # Caps over this many letters raise the voice (so does !!!!); a loud line only counts
     # towards the window below, however loud it is.
     shout_min_letters: int = 10
     shout_caps_ratio: float = 0.8
     # Loud messages one player may send in `shout_window_seconds`; one more is spam.
-    max_shouts: int = 2
-    shout_window_seconds: float = 60.0
+    max_shouts: PositiveInt = 2
+    shout_window_seconds: PositiveFloat = 60.0
 
     _spans: tuple[timedelta, timedelta] = field(init=False, repr=False, compare=False)
     # text -> (emoji, shout level, why): pure functions of the text, asked of every message.

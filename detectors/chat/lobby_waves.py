@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import ClassVar
 
+from pydantic import PositiveFloat, PositiveInt
+
 from railbird.detectors.chat.bot_wave import texts_of, wave_findings
 from railbird.detectors.chat.bursts import room, span_of
 from railbird.detectors.detector import Keying
@@ -27,8 +29,10 @@ class LobbyWaves:
     name: ClassVar[str] = "lobby_waves"
     consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
     keyed_by: ClassVar[Keying] = "text"
-    window_seconds: float = 60.0
-    wave_min_players: int = 3
+    # Policy, not statistics: the operator sets these in the policy file (`[detectors.<name>]`).
+    operator_settings: ClassVar[tuple[str, ...]] = ("window_seconds", "wave_min_players")
+    window_seconds: PositiveFloat = 60.0
+    wave_min_players: PositiveInt = 3
     wave_min_chars: int = 20
     _span: timedelta = field(init=False, repr=False, compare=False)
 

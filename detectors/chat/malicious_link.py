@@ -17,14 +17,14 @@ from railbird.detectors.text.link_risks import (
     link_risks,
     may_hold_link_lower,
 )
-from railbird.detectors.text.links import extract_links
+from railbird.detectors.text.links import DEFAULT_SITE_DOMAINS, extract_links
 
 
 @dataclass(frozen=True, slots=True)
 class MaliciousLink:
     name: ClassVar[str] = "malicious_link"
     consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
-    site_domains: tuple[str, ...] = ("ultimatepoker.com",)
+    site_domains: tuple[str, ...] = DEFAULT_SITE_DOMAINS
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent) or event.kind != "text" or len(event.text) < 4:

@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from railbird.detectors.chat.reasons import chat_finding
 from railbird.detectors.events import AnyEvent, ChatEvent
-from railbird.detectors.findings import Finding, Severity
+from railbird.detectors.findings import SEVERITY_RANK, Finding, Severity
 from railbird.detectors.state import State
 from railbird.detectors.text.contact_lexicon import (
     COMMERCIAL,
@@ -104,9 +104,7 @@ class PersonalInfo:
         disclosed, items, asked = _read(event.text)
         if disclosed:
             kinds = list(disclosed)
-            severity = max(
-                (_KIND_SEVERITY[k] for k in kinds), key=("low", "medium", "high", "critical").index
-            )
+            severity = max((_KIND_SEVERITY[k] for k in kinds), key=SEVERITY_RANK.__getitem__)
             findings.append(
                 chat_finding(
                     self.name,

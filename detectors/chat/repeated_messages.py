@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
+from pydantic import PositiveFloat, PositiveInt
+
 from railbird.detectors.chat.bot_wave import TEXTS, Texts, wave_findings
 from railbird.detectors.chat.bursts import (
     Burst,
@@ -63,13 +65,19 @@ class _History(list[_Said]):
 class RepeatedMessages:
     name: ClassVar[str] = "repeated_messages"
     consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
-    window_seconds: float = 60.0
+    # Policy, not statistics: the operator sets these in the policy file (`[detectors.<name>]`).
+    operator_settings: ClassVar[tuple[str, ...]] = (
+        "window_seconds",
+        "min_repeats",
+        "wave_min_players",
+    )
+    window_seconds: PositiveFloat = 60.0
     # A player repeating a line this many times in the window is spamming.
-    min_repeats: int = 3
+    min_repeats: PositiveInt = 3
     min_chars: int = 6
     similarity: float = 0.7
     # The same line from this many players in the window is a bot wave.
-    wave_min_players: int = 3
+    wave_min_players: PositiveInt = 3
     wave_min_chars: int = 20
     _span: timedelta = field(init=False, repr=False, compare=False)
     # text -> `_Print`, and fingerprint -> trigrams: pure functions of their keys.

@@ -35,6 +35,7 @@ from railbird.detectors.collusion.planning_chat import (
     remember_chat_tournament,
     remember_tournament,
 )
+from railbird.detectors.collusion_categories import INNOCENT_READINGS
 from railbird.detectors.detector import Keying
 from railbird.detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
 from railbird.detectors.findings import Evidence, Finding, Severity
@@ -274,7 +275,7 @@ class BountyCollusion:
                     "pair": list(pair),
                     "group": list(group),
                     "surprising_moves": moves,
-                    "innocent_reading": INNOCENT_READING,
+                    "innocent_reading": INNOCENT_READINGS["bounty_collusion"],
                 },
             ),
         )
@@ -318,10 +319,3 @@ class BountyCollusion:
                 if plan[0] is None or (plan[0] in group and pair_of(me, plan[0])):
                     found.append(plan)
         return sorted(found, key=lambda p: p[2])
-
-
-INNOCENT_READING = (
-    "two players whose styles the model reads poorly in the same spots (friends who learned "
-    "together, two regulars with an unusual shared habit), or a target's pressure answered by "
-    "both; look for deviations that happen only when both are in the pot with the target"
-)

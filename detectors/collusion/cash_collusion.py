@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import ClassVar
 
+from railbird.detectors.collusion_categories import INNOCENT_READINGS
 from railbird.detectors.events import AnyEvent, HandEvent
 from railbird.detectors.findings import Category, Evidence, Finding, Severity
 from railbird.detectors.play.heads_up_evidence import SPOTS, HeadsUpLedger, HeadsUpScore
@@ -103,18 +104,10 @@ class CashCollusion:
                 f"{donor} and {receiver} play each other unlike anyone else: aggression toward "
                 f"each other {scored.toward:+.1f} beyond the model"
             )
-            innocent = (
-                "a timid player against an aggressive regular, or a short stack's shoves into a "
-                "big one; look for bets and calls made while behind that only pay the partner"
-            )
         else:
             what = (
                 f"{pair[0]} and {pair[1]} spare each other heads-up: aggression toward each "
                 f"other {scored.toward:+.1f} against the model"
-            )
-            innocent = (
-                "pot control or slow-playing by cautious players; look for strong hands "
-                "checked down against the partner and bet against everyone else"
             )
         summary = (
             f"{what}, play against the other's cards {scored.against_cards:+.1f} (by "
@@ -159,7 +152,7 @@ class CashCollusion:
                     "receiver": receiver if dumping else None,
                     "pair": list(pair),
                     "surprising_moves": moves,
-                    "innocent_reading": innocent,
+                    "innocent_reading": INNOCENT_READINGS[category],
                 },
             ),
         )

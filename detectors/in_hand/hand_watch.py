@@ -34,10 +34,9 @@ from datetime import datetime, timedelta
 from typing import ClassVar
 
 from railbird.detectors.events import AnyEvent, ChatEvent, HandEvent, TableEvent
-from railbird.detectors.findings import Evidence, Finding
+from railbird.detectors.findings import SEVERITY_RANK, Evidence, Finding
 from railbird.detectors.in_hand.card_talk import CardTalk, emoji_count, poker_talk
 from railbird.detectors.in_hand.verdicts import (
-    RANK,
     InHandMessage,
     Verdict,
     live_verdict,
@@ -181,7 +180,7 @@ class HandWatch:
             verdict = retro_verdict(m, holdings, folds, previous)
             if verdict is None:
                 continue
-            if m.live is not None and RANK[verdict.severity] <= RANK[m.live]:
+            if m.live is not None and SEVERITY_RANK[verdict.severity] <= SEVERITY_RANK[m.live]:
                 continue
             findings.append(self._finding(hand, m, verdict, ts=event.ended_at))
         return findings

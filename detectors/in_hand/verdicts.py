@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, get_args
 
+from railbird.detectors.events import MessageKind
 from railbird.detectors.findings import MeasureValue, Severity
 from railbird.detectors.in_hand.card_talk import CardMention, CardTalk, emoji_count, poker_talk
 
@@ -35,7 +36,7 @@ class InHandMessage:
     message_id: str
     ts: datetime
     player_id: str
-    kind: Literal["text", "emoji", "snapcam"]
+    kind: MessageKind
     text: str
     private: bool
     recipient_id: str | None
@@ -117,7 +118,7 @@ def retro_verdict(
 
 
 def before_delivery_verdict(
-    kind: Literal["text", "emoji", "snapcam"],
+    kind: MessageKind,
     text: str,
     status: SenderStatus,
     private: bool = False,
@@ -177,9 +178,6 @@ def _status_role(status: SenderStatus) -> str:
         "all_in": "player all in",
         "not_dealt": "railbird",
     }[status]
-
-
-RANK = {"low": 0, "medium": 1, "high": 2, "critical": 3}
 
 
 def _specific(mention: CardMention, talk: CardTalk) -> bool:

@@ -12,6 +12,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+# The site railbird watches when the policy file's [site] names no domains: the room the
+# contract's examples are set in. Its links are the site's own, neither ads nor outside links.
+DEFAULT_SITE_DOMAINS: tuple[str, ...] = ("ultimatepoker.com",)
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
