@@ -27,9 +27,9 @@ _CONTRACT_TS = "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ"
 def format_ts(ts: datetime) -> str:
     """RFC 3339 UTC with milliseconds and a Z, as the contract writes times.
 
-    Written with `%` rather than `strftime` (half the cost; every flag and action sent to
-    Kafka writes one or two). `strftime` stays for what it writes differently: years before
-    1000 (unpadded, "999-...") and datetime subclasses, which may format themselves.
+    Written with `%` rather than `strftime` (cheaper, docs/design-numbers.md; every flag and
+    action sent to Kafka writes one or two). `strftime` stays for what it writes differently:
+    years before 1000 (unpadded, "999-...") and datetime subclasses, which may format themselves.
     """
     if type(ts) is datetime and ts.year >= 1000:
         return _CONTRACT_TS % (

@@ -2,7 +2,8 @@
 parameter machinery.
 
 Why: a Kafka worker writes every chat line it sees. SQLAlchemy Core's executemany builds and
-processes a parameter dict per row (about half the cost of storing a chat line on SQLite). Here
+processes a parameter dict per row (a large share of the cost of storing a chat line on
+SQLite: docs/design-numbers.md). Here
 the INSERT ... ON CONFLICT is compiled once per (engine dialect, table, columns), and each row
 goes through the same bind processors SQLAlchemy itself would apply, straight to the driver's
 executemany, so the stored values are identical to `store.upsert.upsert`'s. One processor is

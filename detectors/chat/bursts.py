@@ -129,7 +129,8 @@ class Emission(NamedTuple):
     """What to put in one flag: its dedupe key, the message ids, the burst size so far.
 
     A NamedTuple, not a frozen dataclass: it is made for every flag of a flood, and a frozen
-    dataclass's `__init__` sets each field through `object.__setattr__`, several times slower."""
+    dataclass's `__init__` sets each field through `object.__setattr__`, which costs more
+    (docs/design-numbers.md)."""
 
     dedupe_key: str
     message_ids: tuple[str, ...]

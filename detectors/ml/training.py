@@ -294,7 +294,7 @@ def train(
     train_rows = data[data.split == "train"]
     val_rows = data[data.split == "validation"]
     full_train = featurise(train_rows.text.tolist())
-    # Fitting on only the used buckets is several times faster and gives the same weights.
+    # Fitting on only the used buckets is faster and gives the same weights.
     columns = np.unique(full_train.indices)
     x_train = full_train[:, columns]
     x_val = featurise(val_rows.text.tolist())[:, columns]

@@ -74,8 +74,8 @@ def strip_digits(fp: str) -> str:
 
 
 # A fingerprint's character trigrams, each as a tuple of its three characters (a line shorter
-# than three characters is one 1-tuple of itself): `zip` builds them in C, three times faster
-# than slicing each substring out in a Python loop. The tuples stand one-to-one for the
+# than three characters is one 1-tuple of itself): `zip` builds them in C, faster than slicing
+# each substring out in a Python loop (docs/design-numbers.md). The tuples stand one-to-one for the
 # substrings `fp[i : i + 3]`, so every Jaccard value is the one the substrings give.
 Grams = frozenset[tuple[str, ...]]
 
