@@ -39,7 +39,7 @@ partition and offset in its headers (cut to 256 KiB, its size in original_size),
 stream goes on. Each stage checkpoints its tasks' state to <group>-<stage>-state every
 RAILBIRD_KAFKA_SNAPSHOT_INTERVAL_SECONDS; a restart restores it and replays what followed.
 
-Every setting is an environment variable RAILBIRD_KAFKA_* (README, Configuration):
+Every setting is an environment variable RAILBIRD_KAFKA_* (docs/deploy.md, Process settings):
 BOOTSTRAP_SERVERS, GROUP_ID, the topic names and DLQ_SUFFIX, COMMIT_INTERVAL_MS,
 KEYED_PARTITIONS, MARK_HOLD_MS, SNAPSHOT_INTERVAL_SECONDS, METRICS_PORT.
 SIGTERM finishes the batch, commits and exits 0.
