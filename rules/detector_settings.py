@@ -139,7 +139,7 @@ def _detector_fields(
     detector_type: type[Detector], table: dict[str, Any], where: str, error: ErrorAt
 ) -> dict[str, Any]:
     owned = operator_settings(detector_type)
-    hints = typing.get_type_hints(detector_type)
+    hints = typing.get_type_hints(detector_type, include_extras=True)
     defaults = _init_defaults(detector_type)
     values: dict[str, Any] = {}
     for key, given in table.items():

@@ -23,7 +23,6 @@ from types import FrameType
 import orjson
 from kafka.errors import KafkaError
 
-from railbird.detectors.registry import build_detectors
 from railbird.ingest.gc_tuning import tune_for_streaming
 from railbird.ingest.kafka.checkpoint import Durable
 from railbird.ingest.kafka.client_types import Producer
@@ -46,6 +45,8 @@ from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.ingest.kafka.stage_process import StageProcess
 from railbird.ingest.kafka.table_stage import TableStage
 from railbird.ingest.kafka.topology import Topology
+from railbird.rules.detector_settings import detectors_for
+from railbird.rules.policy_file import PolicyError, policy_at
 from railbird.rules.policy_watch import PolicyWatch
 from railbird.store.database import make_engine
 from railbird.store.writer import StoreSink, StoreWriter
@@ -91,18 +92,22 @@ class StartError(RuntimeError):
     """Why `railbird run` cannot start, in the one line the command prints."""
 
 
-def topology_of(settings: KafkaSettings) -> Topology:
+def topology_of(settings: KafkaSettings, policy_path: Path | None = None) -> Topology:
     """The deployment's topology: the inputs checked (present, co-partitioned) and the
-    internal topics created where missing. Raises `StartError`."""
+    internal topics created where missing; its detectors built with the policy file's
+    `[site]` and `[detectors.*]` (read at start: a worker takes changed ones when it restarts).
+    Raises `StartError`."""
+    try:
+        detectors = detectors_for(policy_at(policy_path).detectors, settings.detector_names())
+    except PolicyError as exc:
+        raise StartError(str(exc)) from exc
     try:
         probe = make_consumer(settings, group_id=None, client_id=f"{settings.client_id}-layout")
     except KafkaError as exc:
         raise StartError(unreachable(settings, exc)) from exc
     try:
         inputs = check_copartitioned(probe, settings.input_topics)
-        topology = Topology.of(
-            build_detectors(only=settings.detector_names()), inputs, settings.keyed_partitions
-        )
+        topology = Topology.of(detectors, inputs, settings.keyed_partitions)
         internal = {"retention.ms": str(settings.internal_retention_ms)}
         if topology.keyed_lanes:
             ensure_topic(settings, settings.keyed_topic, topology.keyed, internal)
@@ -142,7 +147,7 @@ def deployment(settings: KafkaSettings, topology: Topology) -> list[tuple[str, l
 def run(options: RunOptions) -> int:
     """Run this process's stages until stopped (or idle); 0 if every one ended well."""
     try:
-        topology = topology_of(options.settings)
+        topology = topology_of(options.settings, options.policy_path)
     except StartError as exc:
         print(f"railbird run: {exc}", file=sys.stderr)  # noqa: T201
         return 2
@@ -223,7 +228,7 @@ def child_main(
     settings = options.settings.model_copy(update={"metrics_port": 0})  # the parent serves it
     options = dataclasses.replace(options, settings=settings)
     try:
-        topology = topology_of(settings)
+        topology = topology_of(settings, options.policy_path)
     except StartError as exc:
         print(f"railbird run ({stage} stage): {exc}", file=sys.stderr)  # noqa: T201
         return 2
