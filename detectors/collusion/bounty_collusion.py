@@ -28,6 +28,7 @@ from typing import ClassVar
 
 from railbird.detectors.collusion.name_directory import named_player, see_name
 from railbird.detectors.collusion.planning_chat import (
+    chat_tournament,
     group_key,
     is_bounty_plan,
     mentioned_names,
@@ -114,7 +115,10 @@ class BountyCollusion:
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if isinstance(event, ChatEvent):  # nearly every event of the site: kept short
             remember_chat_tournament(event, state)
-            see_name(state, event.screen_name, event.player_id, self.names_ttl)
+            # Names are known per tournament: a plan's target plays where the plan is made.
+            where = event.tournament_id or state.get((event.player_id, "tournament"))
+            if where is not None:
+                see_name(state, event.screen_name, event.player_id, self.names_ttl, where)
             if event.kind != "text" or not is_bounty_plan(event.text):
                 return []
             return self._plan(event, state)
@@ -304,8 +308,11 @@ class BountyCollusion:
     def _resolve(self, event: ChatEvent, state: State) -> str | None:
         """The player a plan names, from screen names seen in chat (never the two planners)."""
         planners = {event.player_id, event.recipient_id}
+        where = chat_tournament(event, state)
+        if where is None:
+            return None
         for word in sorted(mentioned_names(event.text), key=len, reverse=True):
-            player = named_player(state, word, self.names_ttl)
+            player = named_player(state, word, self.names_ttl, where)
             if player is not None and player not in planners:
                 return player
         return None

@@ -7,6 +7,11 @@ a message only stamps its sender (one record per screen name and player id), and
 finding who answers to a key is done when a plan asks: the newest stamp among the senders
 carrying that key. The meaning is unchanged: a key names the player who last sent a message
 under it, for `ttl` after that message.
+
+A directory is kept per `scope` (the tournament the message belongs to): a plan in one
+tournament names someone who plays there, and the detector's state stays keyed by tournament,
+so a stream split by tournament (`keyed_by = "tournament"`) resolves a name exactly as one
+pass over the whole site does.
 """
 
 from __future__ import annotations
@@ -61,17 +66,29 @@ class _Directory:
                     del by_key[key]
 
 
-def see_name(state: State, screen_name: str | None, player_id: str, ttl: timedelta) -> None:
-    """Record that `player_id` just spoke under `screen_name` (every form of both)."""
+def _key(scope: str | None) -> tuple[str, ...]:
+    return _KEY if scope is None else (scope, *_KEY)
+
+
+def see_name(
+    state: State,
+    screen_name: str | None,
+    player_id: str,
+    ttl: timedelta,
+    scope: str | None = None,
+) -> None:
+    """Record that `player_id` just spoke under `screen_name` (every form of both), in the
+    directory of `scope`."""
     now = state.now
-    directory: _Directory | None = state.get(_KEY)
+    key = _key(scope)
+    directory: _Directory | None = state.get(key)
     if directory is None:
         directory = _Directory(now + _REFRESH)
-        state.put(_KEY, directory, ttl + _REFRESH)
+        state.put(key, directory, ttl + _REFRESH)
     elif now >= directory.refresh_at:
         directory.sweep(now, ttl)
         directory.refresh_at = now + _REFRESH
-        state.put(_KEY, directory, ttl + _REFRESH)
+        state.put(key, directory, ttl + _REFRESH)
     ident = (screen_name, player_id)
     sender = directory.senders.get(ident)
     if sender is None:
@@ -82,9 +99,9 @@ def see_name(state: State, screen_name: str | None, player_id: str, ttl: timedel
         sender.order = next(directory.arrivals)
 
 
-def named_player(state: State, key: str, ttl: timedelta) -> str | None:
-    """The player who last spoke under name key `key` less than `ttl` ago, if any."""
-    directory: _Directory | None = state.get(_KEY)
+def named_player(state: State, key: str, ttl: timedelta, scope: str | None = None) -> str | None:
+    """The player who last spoke under name key `key` less than `ttl` ago in `scope`, if any."""
+    directory: _Directory | None = state.get(_key(scope))
     if directory is None:
         return None
     carriers = directory.by_key.get(key)

@@ -42,8 +42,13 @@ def plan(t: float) -> AnyEvent:
     )
 
 
-def hal(t: float, player: str = "p-hal") -> AnyEvent:
-    return chat("gl all", player=player, screen_name="HAL", t=t)
+def hal(t: float, player: str = "p-hal", tournament: str = "trn-1") -> AnyEvent:
+    return chat("gl all", player=player, screen_name="HAL", t=t, tournament=tournament)
+
+
+def planned(t: float) -> list[AnyEvent]:
+    """The plan, after its sender has been seen at a table of trn-1 (where names resolve)."""
+    return [chat("gl", player="p-eve", t=t - 1), plan(t)]
 
 
 @pytest.mark.parametrize(
@@ -60,12 +65,30 @@ def hal(t: float, player: str = "p-hal") -> AnyEvent:
 def test_a_name_names_its_player_for_ttl_after_the_last_message(
     spoken: list[float], plan_at: float, target: str | None
 ) -> None:
-    found = run([*(hal(t) for t in spoken), plan(plan_at)])
+    found = run([*(hal(t) for t in spoken), *planned(plan_at)])
     assert [f.evidence.details["target"] for f in found] == [target]
 
 
 def test_a_name_taken_over_points_at_the_newest_speaker() -> None:
-    found = run([hal(0.0), hal(10.0, player="p-hal2"), plan(20.0)])
+    found = run([hal(0.0), hal(10.0, player="p-hal2"), *planned(20.0)])
     assert [f.evidence.details["target"] for f in found] == ["p-hal2"]
-    found = run([hal(0.0), hal(10.0, player="p-hal2"), hal(15.0), plan(20.0)])
+    found = run([hal(0.0), hal(10.0, player="p-hal2"), hal(15.0), *planned(20.0)])
     assert [f.evidence.details["target"] for f in found] == ["p-hal"]
+
+
+def test_a_name_resolves_only_among_the_plans_tournament() -> None:
+    # HAL plays in trn-2 only: a plan made in trn-1 does not name him (and a stream split by
+    # tournament could not know him there).
+    found = run([hal(0.0, tournament="trn-2"), *planned(20.0)])
+    assert [f.evidence.details["target"] for f in found] == [None]
+    found = run([hal(0.0, tournament="trn-2"), hal(5.0, player="p-hal1"), *planned(20.0)])
+    assert [f.evidence.details["target"] for f in found] == ["p-hal1"]
+    # A sender never seen in any tournament leaves no name to resolve.
+    found = run([chat("gl all", player="p-hal", screen_name="HAL", table="c-1", tournament=None)])
+    found += run(
+        [
+            chat("gl all", player="p-hal", screen_name="HAL", table="c-1", tournament=None),
+            *planned(20.0),
+        ]
+    )
+    assert [f.evidence.details["target"] for f in found] == [None]

@@ -189,7 +189,8 @@ def test_planning_chat_names_the_target(stub_dir: str) -> None:
         recipient="p-fay",
         message_id="m-plan",
     )
-    found = run(detector(stub_dir), [hal_speaks, plan])
+    eve_at_the_table = chat("gl", player="p-eve", t=1.5)  # the plan is made in trn-1
+    found = run(detector(stub_dir), [hal_speaks, eve_at_the_table, plan])
     assert len(found) == 1
     assert found[0].severity == "low"
     assert found[0].player_ids == ("p-eve", "p-fay")

@@ -68,7 +68,10 @@ class OldBountyCollusion(BountyCollusion):
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if isinstance(event, ChatEvent):  # nearly every event of the site: kept short
             old_remember_chat_tournament(event, state)
-            see_name(state, event.screen_name, event.player_id, self.names_ttl)
+            # Names are kept per tournament now (a plan's target plays where it is made).
+            where = event.tournament_id or state.get((event.player_id, "tournament"))
+            if where is not None:
+                see_name(state, event.screen_name, event.player_id, self.names_ttl, where)
             if event.kind != "text" or not is_bounty_plan(event.text):
                 return []
             return self._plan(event, state)
@@ -279,6 +282,7 @@ def test_plan_window_near_miss() -> None:
     for gap, target in [(ttl - 1, "p-hal"), (ttl, None), (ttl + 1, None)]:
         pipeline = Pipeline([det])
         pipeline.process(chat("gl", t=0, player="p-hal", screen_name="HAL"))
+        pipeline.process(chat("gl", t=gap - 1, player="p-eve"))  # the plan's tournament: trn-1
         plan = chat(
             "lets take out hal together, i raise you shove",
             t=gap,
