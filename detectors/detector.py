@@ -52,7 +52,9 @@ def consumed_types(detector: Detector) -> frozenset[str]:
 #   sender was last dealt into (or joined), if any. Cash tables' events reach none.
 # - "text": the fingerprint of a message's text, for chat away from the tables (lobby,
 #   tournament, private), so the copies of one bot wave meet whoever sent them.
-Keying = Literal["table", "hand", "tournament", "text"]
+# - "player": the sender of a chat message, whatever the channel and table (what one player
+#   says anywhere: a flag per player, not per table). Table and hand events reach none.
+Keying = Literal["table", "hand", "tournament", "text", "player"]
 KEYINGS: tuple[Keying, ...] = get_args(Keying)
 
 

@@ -22,6 +22,7 @@ from railbird.detectors.chat.reasons import (
     memoised_per_text,
     reason_measures,
 )
+from railbird.detectors.detector import Keying
 from railbird.detectors.events import AnyEvent, ChatEvent
 from railbird.detectors.findings import SEVERITY_RANK, Finding, Severity
 from railbird.detectors.state import State
@@ -235,6 +236,9 @@ def _negated(stream: str, start: int) -> bool:
 @dataclass(frozen=True, slots=True)
 class Impersonation:
     name: ClassVar[str] = "impersonation"
+    # One flag per player and staff-like name, wherever they say it: what it flags is about
+    # the player (a stream brings it each player's chat from every table and channel).
+    keyed_by: ClassVar[Keying] = "player"
     consumes: ClassVar[frozenset[str]] = frozenset({"chat"})
     # Real staff accounts, whose staff names and claims are the truth.
     staff_player_ids: frozenset[str] = field(default_factory=frozenset)

@@ -6,11 +6,12 @@ three lanes (`kafka.topology`), each ordering its records in the stream's order 
 of the sources that feed it (`kafka.lane_merge`):
 - *tournament*: the detectors keyed by tournament (sit-outs, bounty collusion);
 - *text*: the detectors keyed by text (bot waves away from the tables);
-- *players*: the player view (`kafka.player_view`): a message naming no tournament goes on to
-  its sender's tournament (the tournament lane, through `<group>-keyed` again), a private
-  message to the table of its recipient's hand (`<group>-hands`, read by the table stage).
-  These forwards keep their event's sort key, so each lands in the stream's order; this task
-  sends their marks as source `players:<n>`.
+- *players*: the detectors keyed by player (each player's chat from every table and channel),
+  and the player view (`kafka.player_view`): a message naming no tournament goes on to its
+  sender's tournament (the tournament lane, through `<group>-keyed` again), a private message
+  to the table of its recipient's hand (`<group>-hands`, read by the table stage). These
+  forwards keep their event's sort key, so each lands in the stream's order; this task sends
+  their marks as source `players:<n>`.
 Flags go to `moderation.flags` and the store, their offences (source `keyed:<n>`) to the
 escalation stage. Records replayed after a restart rebuild state only.
 """
@@ -25,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from railbird.detectors.events import AnyEvent, EventError, parse_event
+from railbird.detectors.events import AnyEvent, ChatEvent, EventError, parse_event
 from railbird.ingest.kafka.client_types import ConsumedRecord, Producer, TopicPartition
 from railbird.ingest.kafka.codec import (
     LaneRecordError,
@@ -75,7 +76,11 @@ class _Task:
         self.live_lanes = dict(resume.lanes)
         self.pipelines = {
             lane: Pipeline(detectors, decide=False)
-            for lane, detectors in ((TOURNAMENT, topology.tournament), (TEXT, topology.text))
+            for lane, detectors in (
+                (TOURNAMENT, topology.tournament),
+                (TEXT, topology.text),
+                (PLAYERS, topology.player),
+            )
             if detectors
         }
         self.view = PlayerView(stage.hand_ttl) if PLAYERS in self.lanes else None
@@ -229,15 +234,14 @@ class KeyedStage:
         limit = self.settings.max_poll_records
         self._backlog = False
         for task in self.tasks.values():
-            players = task.lanes.get(PLAYERS)
-            if players is not None:
-                released = players.release(limit)
+            for name, lane in task.lanes.items():
+                released = lane.release(limit)
                 self._backlog |= len(released) >= limit
-                self._join(task, released)
-            for name, pipeline in task.pipelines.items():
-                released = task.lanes[name].release(limit)
-                self._backlog |= len(released) >= limit
-                self._detect(task, name, pipeline, released, flags, offences, batch)
+                pipeline = task.pipelines.get(name)
+                if name == PLAYERS:
+                    self._join(task, released, pipeline, flags, offences, batch)
+                elif pipeline is not None:
+                    self._detect(task, name, pipeline, released, flags, offences, batch)
         if flags or offences:
             send_outputs(self.settings, self.producer, flags, (), offences)
         if self.store is not None and flags:
@@ -274,13 +278,22 @@ class KeyedStage:
                     batch.records[topic] += 1
             task.consumed = record.offset + 1
 
-    def _join(self, task: _Task, released: list[Released]) -> None:
-        """The players lane: keep the view, send messages on to where they are read."""
+    def _join(
+        self,
+        task: _Task,
+        released: list[Released],
+        pipeline: Pipeline | None,
+        flags: list[Flag],
+        offences: list[Raised],
+        batch: Batch,
+    ) -> None:
+        """The players lane: keep the view, run the detectors keyed by player on each sender's
+        chat, send messages on to where they are read."""
         view = task.view
         assert view is not None
         topology, settings = self.topology, self.settings
         source = task.players_source
-        for key, _source, held in released:
+        for key, lane_source, held in released:
             view.advance(from_micros(key[0]))
             role = held.role
             if role in (DEALT, JOINED):
@@ -294,36 +307,39 @@ class KeyedStage:
                 except (orjson.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError) as exc:
                     log.warning("players lane record skipped: %r", exc)
                 continue
-            if task.warm(PLAYERS, key):
-                continue  # forwarded before the commit this task resumed from
-            who = _chat_party(held.value, "player_id" if role == SENDER else "recipient_id")
-            if who is None:
+            try:
+                event = parse_event(held.value, where=f"{lane_source} {key}")
+            except EventError as exc:
+                log.warning("players lane record from %s skipped: %s", lane_source, exc.reason)
+                batch.dead_letters[task.tp.topic] += 1
                 continue
-            if role == SENDER and topology.tournament:
-                tournament = view.tournament(who)
+            if not isinstance(event, ChatEvent):
+                continue
+            warm = task.warm(PLAYERS, key)
+            if role == SENDER and pipeline is not None:
+                outcome = pipeline.process(event)
+                if outcome.flags and not warm:
+                    flags.extend(outcome.flags)
+                    offences.extend(offences_of(event, outcome.flags))
+            if warm:
+                continue  # forwarded before the commit this task resumed from
+            if role == SENDER and topology.tournament and event.tournament_id is None:
+                tournament = view.tournament(event.player_id)
                 if tournament is not None:
                     headers = lane_headers(TOURNAMENT, source, key, SENDER)
-                    partition = partition_for(tournament.encode(), topology.keyed)
+                    target = tournament.encode()
+                    partition = partition_for(target, topology.keyed)
                     send_routed(
-                        self.producer,
-                        settings.keyed_topic,
-                        partition,
-                        tournament.encode(),
-                        held.value,
-                        headers,
+                        self.producer, settings.keyed_topic, partition, target, held.value, headers
                     )
-            elif role == RECIPIENT and topology.hand:
-                table = view.hand_table(who)
+            elif role == RECIPIENT and topology.hand and event.recipient_id:
+                table = view.hand_table(event.recipient_id)
                 if table is not None:
                     headers = lane_headers(HAND, source, key, RECIPIENT)
-                    partition = partition_for(table.encode(), topology.inputs)
+                    target = table.encode()
+                    partition = partition_for(target, topology.inputs)
                     send_routed(
-                        self.producer,
-                        settings.hands_topic,
-                        partition,
-                        table.encode(),
-                        held.value,
-                        headers,
+                        self.producer, settings.hands_topic, partition, target, held.value, headers
                     )
 
     def _detect(
@@ -387,11 +403,3 @@ def _hand_ttl(topology: Topology) -> Any:
 
     ttls = [getattr(d, "hand_ttl", None) for d in topology.hand]
     return max([HAND_TTL, *(t for t in ttls if t is not None)])
-
-
-def _chat_party(value: bytes, field: str) -> str | None:
-    try:
-        found = orjson.loads(value).get(field)
-    except (orjson.JSONDecodeError, AttributeError):
-        return None
-    return found if isinstance(found, str) and found else None

@@ -12,8 +12,9 @@ Streams' repartition topics are:
 - *text* (key: the text's fingerprint, digits dropped; keyed stage): chat away from the tables
   (lobby, tournament, private);
 - *players* (key: player id; keyed stage): who is dealt into each hand and who joins a
-  tournament's table (the view, `kafka.player_view`); chat that names no tournament (its
-  sender's copy); private messages (their recipient's copy);
+  tournament's table (the view, `kafka.player_view`); chat that names no tournament, and every
+  chat message if a detector is keyed by player (its sender's copy: read by those detectors,
+  and joined to the sender's tournament); private messages (their recipient's copy);
 - *hand* (key: table id; table stage): a table's events, hands and chat (from the table stage's
   own input), and private messages joined to the table of their recipient's hand, through
   `<group>-hands`.
@@ -50,7 +51,7 @@ LANE_NAMES = {TOURNAMENT: "tournament", TEXT: "text", PLAYERS: "players", HAND: 
 # Roles of the players lane's records.
 DEALT = "dealt"  # value: {"table", "hand", "tournament"}; key: a player dealt into the hand
 JOINED = "joined"  # value: {"tournament"}; key: a player joining a tournament's table
-SENDER = "sender"  # value: a chat event naming no tournament; key: its sender
+SENDER = "sender"  # value: a chat event; key: its sender
 RECIPIENT = "recipient"  # value: a private message; key: its recipient
 
 # The copy number of each record one event is sent as (unique per lane and partition, so a
@@ -121,17 +122,26 @@ class Topology:
     hand: tuple[Detector, ...]
     tournament: tuple[Detector, ...]
     text: tuple[Detector, ...]
+    player: tuple[Detector, ...]
     inputs: int  # partitions of each input topic (and of `<group>-hands`)
     keyed: int  # partitions of `<group>-keyed`
     bare: bool = False  # no detector at all: the table stage still runs (its own overhead)
     _routes_players: bool = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_routes_players", bool(self.tournament or self.hand))
+        object.__setattr__(
+            self, "_routes_players", bool(self.tournament or self.hand or self.player)
+        )
 
     @classmethod
     def of(cls, detectors: Sequence[Detector], inputs: int, keyed: int = 0) -> Topology:
-        by: dict[Keying, list[Detector]] = {"table": [], "hand": [], "tournament": [], "text": []}
+        by: dict[Keying, list[Detector]] = {
+            "table": [],
+            "hand": [],
+            "tournament": [],
+            "text": [],
+            "player": [],
+        }
         for detector in detectors:
             by[keying(detector)].append(detector)
         return cls(
@@ -139,6 +149,7 @@ class Topology:
             tuple(by["hand"]),
             tuple(by["tournament"]),
             tuple(by["text"]),
+            tuple(by["player"]),
             inputs,
             keyed or inputs,
             bare=not detectors,
@@ -152,7 +163,7 @@ class Topology:
 
     @property
     def keyed_stage(self) -> bool:
-        return bool(self.tournament or self.text or self.hand)
+        return bool(self.tournament or self.text or self.hand or self.player)
 
     @property
     def keyed_lanes(self) -> tuple[str, ...]:
@@ -184,7 +195,7 @@ class Topology:
         """Every source of offences: each input partition's table-stage task, and each keyed
         partition's task if the keyed stage flags anything."""
         sources = self.table_sources() if (self.table or self.hand or self.bare) else []
-        if self.tournament or self.text:
+        if self.tournament or self.text or self.player:
             sources += [keyed_source(k) for k in range(self.keyed)]
         return sources
 
@@ -199,7 +210,7 @@ class Topology:
         if isinstance(event, ChatEvent):
             if self.text and not event.table_id and event.text and event.kind != "snapcam":
                 out.append(Routed(TEXT, text_key(event.text).encode(), 0))
-            if self.tournament and tournament is None:
+            if self.player or (self.tournament and tournament is None):
                 out.append(Routed(PLAYERS, event.player_id.encode(), _COPY_SENDER, SENDER))
             if self.hand and event.channel == "private" and event.recipient_id:
                 recipient = event.recipient_id.encode()

@@ -45,9 +45,11 @@ def test_every_detector_runs_in_exactly_one_lane_chosen_by_what_its_state_is_abo
         "hand": {d.name for d in topology.hand},
         "tournament": {d.name for d in topology.tournament},
         "text": {d.name for d in topology.text},
+        "player": {d.name for d in topology.player},
     }
     assert lanes["tournament"] >= {"coordinated_sit_out", "bounty_collusion"}
     assert lanes["text"] == {"lobby_waves"}
+    assert lanes["player"] == {"impersonation"}  # one flag per player and name, every table
     assert "profanity" in lanes["table"] and "leave_refusal" in lanes["table"]
     assert lanes["hand"] == {"in_hand_influence"}
     every = [name for names in lanes.values() for name in names]
