@@ -77,6 +77,16 @@ bench-chat: install
 bench-kafka: install
 	$(BIN)/python -m bench.kafka_bench
 
+.PHONY: bench-kafka-faults bench-kafka-rss
+# A simulated 7-hour day through `railbird run` on a broker of its own, one worker SIGTERMed
+# and restarted, two workers with one killed -9: compared with `railbird scan --store`.
+bench-kafka-faults: install
+	$(BIN)/python -m bench.kafka_faults --out docs/benchmarks-kafka-faults.md
+
+# Resident memory of each stage of one worker over a stream of more than a million events.
+bench-kafka-rss: install
+	$(BIN)/python -m bench.kafka_rss
+
 bench-api: install
 	$(BIN)/python -m bench.api_bench
 

@@ -1,33 +1,25 @@
-"""Kafka benchmark (`make bench-kafka`): one `railbird run` worker vs `railbird scan --store`,
-and produce-to-flag latency, on the simulator's mixed traffic.
+"""Kafka capacity benchmark (`make bench-kafka`): what each stage of `railbird run` costs per
+event, what one and two workers sustain, and produce-to-flag latency per keying, on the
+simulator's mixed traffic.
 
-One run on this machine, against a fresh single-node broker run as `make kafka-up` runs it and
-warmed up before anything is timed (or an existing one: `--bootstrap`):
-0. the traffic: `railbird simulate`'s day (`bench.kafka_runs.TRAFFIC`: ~61,000 events, chat,
-   table events and hand histories, with the injected violations), written to a file and
-   produced to the three input topics as `railbird produce` sends it (by event type, the
-   contract's keys, the file's sequence numbers);
-1. the baseline: `railbird scan EVENTS --store` on that file into a fresh SQLite file, timed
-   over the command's whole wall time (start-up included), with its CPU (the child's rusage);
-2. the headline: one `railbird run` worker (every stage: tables, site, escalation) with its
-   SQLite store on the same records, timed from the first record processed to the last one
-   committed (so stored; the escalation stage's actions too). The two are sampled in pairs
-   (scan, then the worker right after it, the pairs spread between the other runs), and each
-   pair's ratio worker / scan is reported with their median: one sample of either swings by a
-   third on this machine;
-3. single samples of the worker's variants: `--stage tables` alone (what scales out with more
-   workers), `--stage site` alone (one owner reads the whole stream), `--no-store`, no
-   detectors at all (`RAILBIRD_KAFKA_DETECTORS=none`: the worker's own overhead, Kafka,
-   decoding, merge, store, commits), every chat text distinct (no per-text cache hits); each
-   with the CPU time all of the worker's processes spent per event (`bench.kafka_runs`); and
-   raw kafka-python consume of the three topics, informational only (it swings 27-116k
-   msgs/s with fetch stalls here, so it is no longer a target's baseline);
-4. produce-to-flag latency with the same kind of traffic paced at `--rate` events/s: from
-   sending the newest record a flag cites (and, as before, the newest chat message it names)
-   to the flag arriving on `moderation.flags`, p50 / p99 per stage (`bench.kafka_latency`), and
-   produce-to-action (the escalation stage decides the actions) as an extra row.
-Results go to var/benchmarks-kafka.md (untracked) with the command and the machine; `--out
-docs/benchmarks-kafka.md` records a run in the documentation.
+On this machine, against a fresh single-node broker run as `make kafka-up` runs it (full JIT)
+and warmed up before anything is timed (or an existing one: `--bootstrap`):
+0. the traffic: `railbird simulate`'s day (`bench.kafka_runs.TRAFFIC`, ~61,000 events of chat,
+   table events and hand histories with the injected violations), produced to the input topics
+   as `railbird produce` sends it;
+1. each stage alone (`--stage tables`, then `--stage keyed` on what the first one re-keyed,
+   then `--stage escalation` on what both sent), each timed until its input is processed and
+   committed: the CPU all of its processes spent (the table stage's store writer included, and
+   shown apart), per input event of the day, so events/s per core per stage, the numbers
+   `docs/capacity.md` plans from;
+2. `railbird run` (every stage) with one worker, then with two, on the same records: events/s
+   from the first record processed until every stage has committed everything;
+3. produce-to-flag latency with the same kind of traffic paced at `--rate` events/s, from the
+   send of the newest record a flag cites to the flag's arrival, p50 / p99 by the keying of the
+   detector that raised it (`bench.kafka_latency`), `--latency-runs` runs with a fresh worker
+   each, the median run reported.
+Results (with the machine, the command and how busy the machine was) go to
+var/benchmarks-kafka.md unless `--out` names another file (docs/benchmarks-kafka.md to keep).
 """
 
 from __future__ import annotations
@@ -35,137 +27,199 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import kafka
-import orjson
+from kafka import KafkaConsumer, TopicPartition
 
-from bench.kafka_latency import Latency, latency
+from bench.kafka_latency import KEYINGS, Latency, latency
 from bench.kafka_runs import (
     PARTITIONS,
     REPO,
     TRAFFIC,
-    Rate,
-    ScanRun,
-    median_rate,
     mixed_traffic,
+    outside_cpu_seconds,
     produce,
-    raw_consume,
-    scan_store,
     settings_for,
-    warm_broker,
-    with_distinct_texts,
-    worker_rate,
+    start_worker,
 )
-from bench.machine import write_report
+from bench.machine import describe_machine, write_report
 from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.sim.config import SimConfig
 from tests.integration.kafka_broker import start_broker
+from tests.integration.net import free_port, scrape_metrics
+from tests.integration.procs import descendants, tree_cpu_seconds
+
+BROKER_JVM_OPTS = os.environ.get("KAFKA_JVM_OPTS", "")  # the full JIT, as `make kafka-up`
+TARGET_MS = 250.0
 
 
-def machine() -> str:
-    cpu = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        ),
-        platform.processor(),
+@dataclass(frozen=True)
+class StageCost:
+    """One stage alone over the day: CPU per input event (all its processes; its store writer
+    apart), the wall time it took, and how busy the rest of the machine was meanwhile."""
+
+    cpu_us: float
+    store_us: float
+    seconds: float
+    others_cores: float
+    records: float  # records the stage read (its own topics: inputs, or re-keyed records)
+    count: int  # input events of the day
+
+    @property
+    def per_core(self) -> float:
+        return 1e6 / self.cpu_us
+
+    @property
+    def us_per_record(self) -> float:
+        return self.cpu_us * self.count / max(self.records, 1.0)
+
+
+@dataclass(frozen=True)
+class Throughput:
+    events_per_second: float
+    cpu_us: float  # every process of every worker, per event
+    others_cores: float
+
+
+def _group_done(settings: KafkaSettings, group: str, topics: list[str]) -> bool:
+    """Every partition of `topics` committed to its end by `group`."""
+    consumer = KafkaConsumer(bootstrap_servers=settings.bootstrap_servers)
+    try:
+        tps = [
+            TopicPartition(t, p) for t in topics for p in sorted(consumer.partitions_for_topic(t))
+        ]
+        ends = consumer.end_offsets(tps)
+        probe = KafkaConsumer(
+            bootstrap_servers=settings.bootstrap_servers, group_id=group, enable_auto_commit=False
+        )
+        try:
+            return all((probe.committed(tp) or 0) >= ends[tp] for tp in tps)
+        finally:
+            probe.close(autocommit=False)
+    finally:
+        consumer.close()
+
+
+def _records(port: int, stage: str) -> float:
+    return sum(
+        v
+        for k, v in scrape_metrics(port).items()
+        if k.startswith("railbird_kafka_records_total{") and f'stage="{stage}"' in k
     )
-    mem = Path("/proc/meminfo").read_text().split()[1]
-    return (
-        f"{os.cpu_count()} cores ({cpu}), {int(mem) // 1024 // 1024} GiB RAM, "
-        f"Python {platform.python_version()}, kafka-python {kafka.__version__}, "
-        f"load average at start {os.getloadavg()[0]:.1f}"
-    )
 
 
-# (key, row label, settings changed, `railbird run` arguments): one timed worker run each.
-WORKER_RUNS: tuple[tuple[str, str, dict[str, Any], tuple[str, ...]], ...] = (
-    (
-        "both",
-        "`railbird run` (every stage: tables, site, escalation: one worker), SQLite store",
-        {},
-        (),
-    ),
-    (
-        "tables",
-        "`--stage tables` (the part more workers share), SQLite store",
-        {"stage": "tables"},
-        (),
-    ),
-    ("site", "`--stage site` (one owner, whole stream), SQLite store", {"stage": "site"}, ()),
-    ("nostore", "`railbird run` (every stage), `--no-store`", {}, ("--no-store",)),
-    (
-        "bare",
-        "framework overhead: no detectors (table stage and escalation), SQLite store",
-        {"detectors": "none"},
-        (),
-    ),
-    (
-        "bare-ns",
-        "framework overhead: no detectors (table stage and escalation), `--no-store`",
-        {"detectors": "none"},
-        ("--no-store",),
-    ),
-)
-
-DISTINCT = (
-    "distinct",
-    "`railbird run` (every stage), every chat text distinct: no per-text cache hits",
-)
+def stage_alone(
+    settings: KafkaSettings, workdir: Path, stage: str, topics: list[str], count: int
+) -> StageCost:
+    """`railbird run --stage <stage>` until its group has committed all of `topics`; CPU per
+    input event of the day (`count`)."""
+    workdir.mkdir()
+    port = free_port()
+    changed = settings.model_copy(update={"stage": stage})
+    worker = start_worker(changed, workdir, port)
+    group = settings.group_of(stage)
+    first: tuple[float, float, float] | None = None
+    try:
+        while True:
+            if worker.poll() is not None:
+                raise RuntimeError((workdir / "worker.log").read_text()[-3000:])
+            if first is None and _records(port, stage) > 0:
+                first = (time.perf_counter(), tree_cpu_seconds(worker.pid), outside_cpu_seconds())
+            if first is not None and _group_done(settings, group, topics):
+                break
+            time.sleep(0.2)
+        seconds = time.perf_counter() - first[0]
+        cpu = tree_cpu_seconds(worker.pid) - first[1]
+        store = _store_cpu(worker.pid)
+        others = (outside_cpu_seconds() - first[2]) / seconds
+        records = _records(port, stage)
+        return StageCost(cpu / count * 1e6, store / count * 1e6, seconds, others, records, count)
+    finally:
+        worker.terminate()
+        worker.wait(120)
 
 
-# The broker as `make kafka-up` runs it, with the JVM's full JIT, and warmed up (`warm_broker`)
-# before anything is timed. The test fixtures start theirs C1-only (`-XX:TieredStopAtLevel=1`:
-# up sooner, but more CPU per message), and on this 2-core machine that CPU comes out of the
-# worker being measured (docs/benchmarks-kafka.md, session 8). KAFKA_JVM_OPTS in the
-# environment still replaces it.
-BROKER_JVM_OPTS = os.environ.get("KAFKA_JVM_OPTS", "")
-# scan --store / headline worker pairs: an odd count, so each median is one real sample.
-PAIRS = 5
-TARGET = 0.8  # issue 18: one worker with its store at >= 0.8x `scan --store`'s rate
+def _store_cpu(pid: int) -> float:
+    """CPU of the store writer among `pid`'s children (its whole life: it starts idle)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for child in descendants(pid):
+        try:
+            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+            fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        if b"spawn_main" in cmdline and not descendants(child):
+            total = max(total, (int(fields[11]) + int(fields[12])) / ticks)
+    return total
+
+
+def workers(settings: KafkaSettings, workdir: Path, count: int, how_many: int) -> Throughput:
+    """`how_many` workers (every stage) on the pre-produced day: events/s from the first record
+    processed until every stage of the deployment has committed everything."""
+    workdir.mkdir()
+    started: list[tuple[subprocess.Popen[bytes], int]] = []
+    for n in range(how_many):
+        where = workdir / f"w{n}"
+        where.mkdir()
+        port = free_port()
+        started.append((start_worker(settings, where, port), port))
+        time.sleep(3)  # one joins, then the other
+    groups = [
+        (settings.group_of("tables"), [*settings.input_topics, settings.hands_topic]),
+        (settings.group_of("keyed"), [settings.keyed_topic]),
+        (settings.group_of("escalation"), [settings.offences_topic_name]),
+    ]
+    first: tuple[float, float, float] | None = None
+    try:
+        while True:
+            done = sum(_records(port, "tables") for _, port in started)
+            if first is None and done > 0:
+                cpu = sum(tree_cpu_seconds(p.pid) for p, _ in started)
+                first = (time.perf_counter(), cpu, outside_cpu_seconds())
+            if (
+                first is not None
+                and done >= count
+                and all(_group_done(settings, g, t) for g, t in groups)
+            ):
+                break
+            time.sleep(0.2)
+        seconds = time.perf_counter() - first[0]
+        cpu = sum(tree_cpu_seconds(p.pid) for p, _ in started) - first[1]
+        others = (outside_cpu_seconds() - first[2]) / seconds
+        return Throughput(count / seconds, cpu / count * 1e6, others)
+    finally:
+        for process, _ in started:
+            process.terminate()
+        for process, _ in started:
+            process.wait(120)
 
 
 def median(values: list[float]) -> float:
     ordered = sorted(values)
-    return (
-        ordered[(len(ordered) - 1) // 2]
-        if len(ordered) % 2
-        else ((ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2)
-    )
+    return ordered[(len(ordered) - 1) // 2]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bootstrap", help="use this broker instead of starting one")
-    # The simulated day's length: 3 h is ~61,000 events, enough for the worker's end-to-end
-    # rate (first record -> last one committed) not to be dominated by start-up and the final
-    # commit, and more than 5,000 a partition, so the merge's fetch pausing is exercised too.
     parser.add_argument("--hours", type=float, default=TRAFFIC.hours)
-    parser.add_argument("--pairs", type=int, default=PAIRS, help="scan / worker pairs (odd)")
     parser.add_argument("--rate", type=float, default=1000.0, help="latency phase, events/s")
     parser.add_argument("--seconds", type=float, default=20.0, help="latency phase length")
-    parser.add_argument("--latency-runs", type=int, default=3, help="latency phases (odd)")
+    parser.add_argument("--latency-runs", type=int, default=5, help="latency phases (odd)")
     parser.add_argument(
-        "--out",
-        type=Path,
-        default=REPO / "var" / "benchmarks-kafka.md",
-        help="where the report goes (default: untracked var/; docs/benchmarks-kafka.md to keep)",
+        "--out", type=Path, default=REPO / "var" / "benchmarks-kafka.md", help="the report"
     )
     args = parser.parse_args(argv)
-    host = machine()
-    code = subprocess.run(
-        ["git", "describe", "--always", "--dirty"], cwd=REPO, capture_output=True, text=True
-    ).stdout.strip()
     began = time.perf_counter()
+    load_at_start = os.getloadavg()[0]
     config = dataclasses.replace(TRAFFIC, hours=args.hours)
     with tempfile.TemporaryDirectory(prefix="kafka-bench-") as tmp:
         work = Path(tmp)
@@ -174,230 +228,146 @@ def main(argv: list[str] | None = None) -> int:
         try:
             traffic = mixed_traffic(work, config)
             count = len(traffic.lines)
-            kinds = traffic.by_type
-            print(f"traffic: {count:,} events {dict(kinds)}", flush=True)
-            # The paced phase replays the day's first events (its start: seats, first hands).
+            print(f"traffic: {count:,} events {dict(traffic.by_type)}", flush=True)
+            # Warm-up, not measured: a broker just started runs its paths in the JVM's
+            # interpreter and first JIT tier for a while, spending CPU taken from the worker.
+            warm = settings_for(bootstrap, f"warm{os.getpid()}")
+            produce(warm, traffic.lines)
+            workers(warm, work / "warm", count, 1)
+            # 1. each stage alone, in the order the records flow
+            alone = settings_for(bootstrap, f"alone{os.getpid()}")
+            produced = produce(alone, traffic.lines)
+            costs: dict[str, StageCost] = {}
+            for stage, topics in (
+                ("tables", list(alone.input_topics)),
+                ("keyed", [alone.keyed_topic]),
+                ("escalation", [alone.offences_topic_name]),
+            ):
+                costs[stage] = stage_alone(alone, work / f"alone-{stage}", stage, topics, count)
+                c = costs[stage]
+                print(
+                    f"{stage} alone: {c.cpu_us:,.0f} µs an input event ({c.per_core:,.0f} "
+                    f"events/s a core), store {c.store_us:,.0f} µs",
+                    flush=True,
+                )
+            # 2. one worker, then two
+            rates: dict[int, Throughput] = {}
+            for n in (1, 2):
+                s = settings_for(bootstrap, f"w{n}-{os.getpid()}")
+                produce(s, traffic.lines)
+                rates[n] = workers(s, work / f"workers-{n}", count, n)
+                print(f"{n} worker(s): {rates[n].events_per_second:,.0f} events/s", flush=True)
+            # 3. latency
             paced = traffic.events[: int(args.rate * args.seconds)]
-            s = settings_for(bootstrap, f"bench{os.getpid()}")
-            produced = produce(s, traffic.lines)
-            print(f"produce {produced:,.0f} records/s", flush=True)
-            warm_broker(s, work, count)
-            raw = raw_consume(s, count)
-            print(f"raw consume {raw.events_per_second:,.0f} msgs/s", flush=True)
-            # The headline run is sampled `pairs` times, each right after a `scan --store`
-            # (the broker and the machine in the same state for both of a pair); others once.
-            scans: list[ScanRun] = []
-            both_samples: list[Rate] = []
-            rates: dict[str, Rate] = {}
-
-            def timed(key: str, label: str, settings: KafkaSettings, *extra: str) -> Rate:
-                where = work / f"{key}-{len(both_samples)}"
-                where.mkdir()
-                changed = settings.model_copy(
-                    update={"group_id": f"{settings.group_id}-{where.name}"}
-                )
-                rate = worker_rate(changed, where, count, *extra)
-                print(
-                    f"{label}: {rate.events_per_second:,.0f} events/s, "
-                    f"{rate.cpu_us_per_event:,.0f} µs an event",
-                    flush=True,
-                )
-                return rate
-
-            def pair() -> None:
-                scans.append(scan_store(traffic.path, work / f"scan-{len(scans)}", count))
-                r = scans[-1]
-                print(
-                    f"scan --store {r.rate.events_per_second:,.0f} events/s "
-                    f"({r.wall_seconds:.1f} s, loop {r.loop_seconds:.1f} s), "
-                    f"{r.rate.cpu_us_per_event:,.0f} µs an event",
-                    flush=True,
-                )
-                key, label, _changes, extra = WORKER_RUNS[0]
-                both_samples.append(timed(key, label, s, *extra))
-
-            others = WORKER_RUNS[1:]
-            pair()
-            for i, (key, label, changes, extra) in enumerate(others):
-                if i % 2 == 1 and len(scans) < args.pairs - 2:
-                    pair()
-                rates[key] = timed(key, label, s.model_copy(update=changes), *extra)
-            # The same stream with every chat text made unique: per-text caches never hit, so
-            # this is the chain's cost on chat that never repeats (the simulator's repeats).
-            d = settings_for(bootstrap, f"distinct{os.getpid()}")
-            distinct = with_distinct_texts(traffic.events, seed=6)
-            produce(d, [orjson.dumps(e) for e in distinct])
-            rates[DISTINCT[0]] = timed(*DISTINCT, d)
-            while len(scans) < args.pairs:
-                pair()
-            rates[WORKER_RUNS[0][0]] = median_rate(both_samples)
-            # One latency sample swung from p50 0.2 to 1.8 s on the same records (session 9):
-            # the phase runs `--latency-runs` times, each with a fresh worker and topics, and
-            # the run with the median all-flags p99 is the one reported.
             lats: list[Latency] = []
             for k in range(args.latency_runs):
                 where = work / f"latency-{k}"
                 where.mkdir()
-                lats.append(
-                    latency(
-                        settings_for(bootstrap, f"lat{k}-{os.getpid()}"), where, paced, args.rate
-                    )
-                )
+                s = settings_for(bootstrap, f"lat{k}-{os.getpid()}")
+                lats.append(latency(s, where, paced, args.rate))
                 q = lats[-1].percentiles
                 print(
-                    f"latency: table flags p50 {q['tables'][0]:,.0f} / p99 {q['tables'][1]:,.0f}"
-                    f" ms, all p99 {q['all'][1]:,.0f} ms",
+                    "latency p99: "
+                    + ", ".join(f"{key} {q[key][1]:,.0f} ms" for key in (*KEYINGS, "all")),
                     flush=True,
                 )
         finally:
             if broker is not None:
                 broker.stop()
-    elapsed = time.perf_counter() - began
-    command = "make bench-kafka  (python -m bench.kafka_bench " + " ".join(argv or sys.argv[1:])
-    report = render(
-        command=command,
-        host=host,
-        code=code,
-        config=config,
-        kinds=dict(kinds),
-        count=count,
-        produced=produced,
-        raw=raw,
-        scans=scans,
-        both_samples=both_samples,
-        rates=rates,
-        lats=lats,
-        rate=args.rate,
-        seconds=args.seconds,
-        elapsed=elapsed,
+    command = "make bench-kafka  (python -m bench.kafka_bench " + " ".join(
+        argv if argv is not None else sys.argv[1:]
     )
-    write_report(args.out, report)  # the hand-written reading below the table survives
+    report = render(
+        command, config, count, produced, costs, rates, lats, args, began, load_at_start
+    )
+    write_report(args.out, report)
     print(report)
     return 0
 
 
 def render(
-    *,
     command: str,
-    host: str,
-    code: str,
     config: SimConfig,
-    kinds: dict[str, int],
     count: int,
     produced: float,
-    raw: Rate,
-    scans: list[ScanRun],
-    both_samples: list[Rate],
-    rates: dict[str, Rate],
+    costs: dict[str, StageCost],
+    rates: dict[int, Throughput],
     lats: list[Latency],
-    rate: float,
-    seconds: float,
-    elapsed: float,
+    args: argparse.Namespace,
+    began: float,
+    load_at_start: float,
 ) -> str:
-    """The report's head and table (the hand-written reading is kept below it)."""
-    scan = median_rate([r.rate for r in scans])
-    loop = median([count / r.loop_seconds for r in scans])
-    outside = median([r.wall_seconds - r.loop_seconds for r in scans])
-    pairs = zip(both_samples, scans, strict=True)
-    ratios = [b.events_per_second / r.rate.events_per_second for b, r in pairs]
-    n = len(scans)
-
-    def listed(values: list[float], fmt: str = ",.0f") -> str:
-        return ", ".join(f"{v:{fmt}}" for v in values)
-
-    def of_scan(r: Rate) -> str:
-        return f"{r.events_per_second / scan.events_per_second:.2f}x `scan --store`"
-
-    labels = {k: lbl for k, lbl, _c, _e in WORKER_RUNS}
-    labels[WORKER_RUNS[0][0]] += (
-        f": median of {n} samples ({listed([b.events_per_second for b in both_samples])})"
+    code = subprocess.run(
+        ["git", "describe", "--always", "--dirty"], cwd=REPO, capture_output=True, text=True
+    ).stdout.strip()
+    total_us = sum(c.cpu_us for c in costs.values())
+    stage_rows = "\n".join(
+        f"| {stage} | {c.cpu_us:,.0f} µs (store writer {c.store_us:,.0f} µs) | "
+        f"{c.per_core:,.0f} | {c.records:,.0f} ({c.us_per_record:,.0f} µs each) | "
+        f"{c.seconds:.1f} s | {c.others_cores:.2f} |"
+        for stage, c in costs.items()
     )
-    rows = "\n".join(
-        f"| {label} | {rates[key].events_per_second:,.0f} events/s ({of_scan(rates[key])}) "
-        f"| {rates[key].cpu_us_per_event:,.0f} µs ({rates[key].cores:.2f} cores) "
-        f"| {rates[key].peak_rss_mib:,.0f} MiB |"
-        for key, label in [*labels.items(), DISTINCT]
+    one, two = rates[1], rates[2]
+    keys = (*KEYINGS, "all", "actions")
+
+    def cell(key: str, run: Latency) -> str:
+        p50, p99, n = run.percentiles[key]
+        return f"{p50:,.0f} / {p99:,.0f} ({n})" if n else "—"
+
+    runs = sorted(lats, key=lambda r: r.percentiles["all"][1])
+    mid = runs[(len(runs) - 1) // 2]
+    lat_rows = "\n".join(
+        f"| {key} | {cell(key, mid)} | "
+        + ", ".join(f"{r.percentiles[key][1]:,.0f}" for r in lats if r.percentiles[key][2])
+        + " |"
+        for key in keys
     )
-    worker_cpu = [b.cpu_us_per_event for b in both_samples]
-    scan_cpu = [r.rate.cpu_us_per_event for r in scans]
-    scan_others = [r.rate.others_cores for r in scans]
-    worker_others = [b.others_cores for b in both_samples]
-    single_others = [rates[k].others_cores for k in [*labels, DISTINCT[0]] if k != "both"]
-    met = "met" if median(ratios) >= TARGET else "missed"
-    hold = KafkaSettings().site_merge_hold_ms
-    lat = sorted(lats, key=lambda r: r.percentiles["all"][1])[(len(lats) - 1) // 2]
-    q = lat.percentiles
-    p99s = listed([r.percentiles["all"][1] for r in lats])
-    t99s = listed([r.percentiles["tables"][1] for r in lats])
-    (t50, t99, tn), (s50, s99, sn) = q["tables"], q["site"]
-    (_a50, a99, _an), (x50, x99, xn) = q["all"], q["actions"]
-    (n50, n99, nn), (_m50, m99, _mn) = q["tables-named"], q["all-named"]
-    (o50, o99, on) = q["site-named"]
-    at = f"produce-to-flag latency at {rate:,.0f} events/s"
-    peak = " / ".join(f"{lat.peak_lag.get(k, 0):,.0f}" for k in ("tables", "site", "escalation"))
-    held = " / ".join(f"{lat.peak_lag.get(f'merge:{k}', 0):,.0f}" for k in ("tables", "site"))
-    bare_us = 1e6 / rates["bare"].events_per_second
-    tables_us = 1e6 / rates["tables"].events_per_second
-    split = f"{bare_us:,.0f} µs / {tables_us - bare_us:,.0f} µs"
-    traffic = ", ".join(f"{kinds.get(k, 0):,} {k}" for k in ("chat", "table", "hand"))
+    met = "met" if mid.percentiles["all"][1] < TARGET_MS else "**not met**"
+    peak = ", ".join(f"{k} {v:,.0f}" for k, v in sorted(mid.peak_lag.items()))
     return f"""# Kafka benchmark
 
-Command: `{command.strip()})`, {elapsed / 60:.0f} minutes, on commit {code or "?"}
-Machine: {host}
+Command: `{command.strip()})`, {(time.perf_counter() - began) / 60:.0f} minutes, on commit {code}
+Machine: {describe_machine()}, kafka-python {kafka.__version__}; load average at start \
+{load_at_start:.1f} (other engineers' jobs share the 2 cores: see "others")
 Run: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, single-node Kafka 4.1.1 broker on the same machine,
-{PARTITIONS} partitions per topic, one `railbird run` worker. Traffic: `railbird simulate` seed
+{PARTITIONS} partitions per topic (`<group>-keyed` as many). Traffic: `railbird simulate` seed \
 {config.seed}, {config.tournaments} tournaments of {config.players_per_tournament} and \
-{config.cash_tables} cash tables over {config.hours:g} h: {count:,} events ({traffic}), produced
-to the three input topics as `railbird produce` sends them.
+{config.cash_tables} cash tables over {config.hours:g} h: {count:,} events, produced at \
+{produced:,.0f} records/s before each run.
 
-Baseline: `railbird scan EVENTS --store` on the same file into a fresh SQLite file, timed over
-the command's wall time (start-up and exit included), CPU from the child's rusage. Worker rates:
-first record processed to the last one committed (stored), by every stage it runs (the
-escalation stage's actions included). CPU per event: user + system time of every process of
-the worker (its stages and their store writers; for scan, the one process; for raw consume, the
-one consumer) over the timed span, divided by the events; "cores" is that CPU time per second
-of wall time (the machine has {os.cpu_count()}). Peak RSS: the worker's processes together,
-sampled every 10-50 ms (shared pages counted in each); scan's own peak.
+## Each stage alone: CPU per input event of the day
 
-| measure | value | CPU per event | peak RSS |
+The stage's processes (the table stage's store writer included) over the time it took to
+process and commit everything the stages before it sent; "others": cores other jobs on the
+machine used meanwhile (outside this benchmark).
+
+| stage | CPU per input event | input events/s a core | records read | wall time | others (cores) |
+|---|---|---|---|---|---|
+{stage_rows}
+| **all three** | **{total_us:,.0f} µs** | **{1e6 / total_us:,.0f}** | | | |
+
+## Throughput, every stage, pre-produced day (first record processed to everything committed)
+
+| workers | events/s | CPU per event (all processes) | others (cores) |
 |---|---|---|---|
-| produce (`railbird produce`'s path: by type, keys, sequence headers) \
-| {produced:,.0f} records/s | | |
-| raw kafka-python consume, three input topics, no processing (one sample, informational) \
-| {raw.events_per_second:,.0f} msgs/s | {raw.cpu_us_per_event:,.0f} µs ({raw.cores:.2f} cores) | |
-| `railbird scan --store` (fresh SQLite file), wall time of the command: median of {n} samples \
-({listed([r.rate.events_per_second for r in scans])}; the loop alone, start-up and exit \
-({outside:.1f} s) excluded: median {loop:,.0f} events/s) \
-| {scan.events_per_second:,.0f} events/s \
-| {scan.cpu_us_per_event:,.0f} µs ({scan.cores:.2f} cores) \
-| {scan.peak_rss_mib:,.0f} MiB |
-{rows}
-| **one worker / `scan --store`, each pair ({listed(ratios, ".2f")}): median** \
-| **{median(ratios):.2f}x (target ≥ {TARGET}x: {met})** | | |
-| CPU an event over the {n} pairs: worker {listed(worker_cpu)} µs (median \
-{median(worker_cpu):,.0f}); `scan --store` {listed(scan_cpu)} µs (median {median(scan_cpu):,.0f}) \
-| {median(worker_cpu) / median(scan_cpu):.2f}x scan's CPU an event | | |
-| CPU other jobs on the machine used meanwhile (outside the benchmark, its broker, workers \
-and scans), cores: during the scans {listed(scan_others, ".2f")}; during the workers \
-{listed(worker_others, ".2f")}; during the single runs {listed(single_others, ".2f")} | | | |
-| per event, table stage: worker overhead (no detectors, store) / detectors + rules | {split} | | |
-| latency phase: {len(lats)} runs of {rate * seconds:,.0f} events (a fresh worker each): all \
-flags p99 {p99s} ms; table-stage flags p99 {t99s} ms; the rows below are the run with the \
-median all-flags p99 | | | |
-| {at}, from the newest record a flag cites: table-stage flags, p50 | {t50:,.0f} ms | | |
-| {at}, from the newest record a flag cites: table-stage flags, p99 \
-| {t99:,.0f} ms (target < 250 ms) | | |
-| {at}, from the newest record a flag cites: all flags, p99 | {a99:,.0f} ms (target < 250 ms) | | |
-| {at}, from the newest record a flag cites: site-stage flags (held {hold:,} ms), p50 / p99 \
-| {s50:,.0f} / {s99:,.0f} ms | | |
-| {at}, from the newest message a flag names (as sessions 1-8): table-stage p50 / p99; all \
-p99; site-stage p50 / p99 | {n50:,.0f} / {n99:,.0f}; {m99:,.0f}; {o50:,.0f} / {o99:,.0f} ms | | |
-| produce-to-action at {rate:,.0f} events/s (escalation stage; not a target), p50 / p99 \
-| {x50:,.0f} / {x99:,.0f} ms | | |
-| flags timed (tables / site; by named message: tables / site) / flags citing nothing sent / \
-actions timed | {tn} / {sn}; {nn} / {on} / {lat.untimed} / {xn} | | |
-| worker lag while sending, peak (tables / site / escalation); in the merges, peak (tables / \
-site); lag after the paced phase | {peak}; {held}; {lat.lag_after:,.0f} records | | |
+| 1 | {one.events_per_second:,.0f} | {one.cpu_us:,.0f} µs | {one.others_cores:.2f} |
+| 2 | {two.events_per_second:,.0f} ({two.events_per_second / one.events_per_second:.2f}x) \
+| {two.cpu_us:,.0f} µs | {two.others_cores:.2f} |
+
+## Produce-to-flag latency at {args.rate:,.0f} events/s ({args.rate * args.seconds:,.0f} \
+events a run, {len(lats)} runs, one fresh worker each)
+
+From the send of the newest record a flag cites to the flag's arrival on `moderation.flags`,
+by the keying of the detector that raised it; "actions" from the same send to the action's
+arrival. The run with the median all-flags p99 is shown, then every run's p99.
+
+| flags of | p50 / p99 ms (flags timed), median run | p99 of each run, ms |
+|---|---|---|
+{lat_rows}
+
+All flags p99 {mid.percentiles["all"][1]:,.0f} ms: target < {TARGET_MS:.0f} ms {met}. Peak lag
+while sending in that run (records): {peak}; lag 3 s after the last send: \
+{mid.lag_after:,.0f}.
 """
 
 

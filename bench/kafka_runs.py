@@ -1,19 +1,12 @@
-"""The Kafka benchmark's timed runs: the simulator's mixed traffic, `railbird scan --store` (the
-baseline), raw consume, one `railbird run` worker.
-
-`bench.kafka_bench` composes them into the report; the rates come with the CPU that produced
-them (every process of the worker; the scan's child process), since on a small machine CPU,
-not wall time, is what a second stage or another worker competes for.
-"""
+"""What the Kafka benchmarks share: the simulator's mixed traffic, producing it, starting a
+worker, and the machine's CPU that other jobs used meanwhile (on a small shared machine CPU,
+not wall time, is what a stage or another worker competes for)."""
 
 from __future__ import annotations
 
 import os
 import random
-import re
-import signal
 import subprocess
-import time
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -21,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from kafka import KafkaConsumer, TopicPartition
 
 from railbird.ingest.decode import RawRecord
 from railbird.ingest.kafka.clients import make_producer
@@ -30,8 +22,7 @@ from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.rules.flags import format_ts
 from railbird.sim.config import SimConfig
 from railbird.sim.run import simulate, write_simulation
-from tests.integration.net import free_port, scrape_metrics
-from tests.integration.procs import tree_cpu_seconds, tree_rss_mib
+from tests.integration.procs import tree_cpu_seconds
 from tests.integration.topics import prefixed_settings
 
 REPO = Path(__file__).resolve().parents[1]
@@ -148,31 +139,6 @@ def produce(settings: KafkaSettings, lines: list[bytes]) -> float:
     return report.per_second
 
 
-def raw_consume(settings: KafkaSettings, count: int) -> Rate:
-    consumer = KafkaConsumer(bootstrap_servers=settings.bootstrap_servers, max_poll_records=2000)
-    tps = input_partitions(settings)
-    consumer.assign(tps)
-    consumer.seek_to_beginning(*tps)
-    got = 0
-    started, cpu = time.perf_counter(), time.process_time()  # this process: its only consumer
-    while got < count:
-        got += sum(len(b) for b in consumer.poll(timeout_ms=500).values())
-    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
-    consumer.close()
-    return Rate(count / seconds, cpu / count * 1e6, cpu / seconds)
-
-
-def warm_broker(settings: KafkaSettings, workdir: Path, count: int) -> None:
-    """One raw consume and one worker run, not measured: a broker just started runs its
-    fetch and produce paths in the JVM's interpreter and first JIT tier for a while, spending
-    CPU that on a small machine is taken from whatever is being measured; a production broker
-    has been up for days."""
-    raw_consume(settings, count)
-    where = workdir / "warm-up"
-    where.mkdir()
-    worker_rate(settings.model_copy(update={"group_id": f"{settings.group_id}-warm"}), where, count)
-
-
 def median_rate(samples: list[Rate]) -> Rate:
     """The sample with the median events/s (the middle one of an odd count): a baseline that
     one lucky or unlucky sample cannot move."""
@@ -191,35 +157,6 @@ def start_worker(settings: KafkaSettings, workdir: Path, port: int, *args: str) 
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-
-
-def input_partitions(settings: KafkaSettings) -> list[TopicPartition]:
-    return [TopicPartition(t, p) for t in settings.input_topics for p in range(PARTITIONS)]
-
-
-def offences_partitions(settings: KafkaSettings) -> list[TopicPartition]:
-    return [TopicPartition(settings.offences_topic_name, p) for p in range(PARTITIONS)]
-
-
-def committed(consumer: KafkaConsumer, tps: list[TopicPartition]) -> int:
-    """Records the consumer's group has committed on `tps`: stored, outputs flushed, offsets
-    durable."""
-    return sum(consumer.committed(tp) or 0 for tp in tps)
-
-
-def stages_of(settings: KafkaSettings) -> dict[str, str]:
-    """The input stages a worker with `settings` runs, each with its consumer group (a stage
-    without detectors is not run: `RAILBIRD_KAFKA_DETECTORS=none` runs the table stage alone)."""
-    groups = {"tables": settings.group_id, "site": settings.site_group_id}
-    chosen = list(groups) if settings.stage == "all" else [settings.stage]
-    if settings.detectors == "none":
-        chosen = chosen[:1]
-    return {stage: groups[stage] for stage in chosen}
-
-
-def escalates(settings: KafkaSettings) -> bool:
-    """Whether the worker runs the escalation stage (which decides the actions) too."""
-    return settings.stage in ("all", "escalation")
 
 
 @dataclass(frozen=True)
@@ -249,116 +186,3 @@ def outside_cpu_seconds() -> float:
     own = sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
     live = tree_cpu_seconds(os.getpid()) - (int(fields[11]) + int(fields[12])) / _TICKS
     return (user + nice + system + irq + softirq - own) / _TICKS - live
-
-
-def worker_rate(settings: KafkaSettings, workdir: Path, count: int, *args: str) -> Rate:
-    """Events/s from the first processed record to the last one *committed* (so stored: the
-    store runs in its own process and may trail the worker's processing by a few batches),
-    by every stage the worker runs: each input stage reads every record, and the escalation
-    stage (when it runs) has then committed, so stored its actions, every offence and mark
-    the input stages had sent by the time they were done."""
-    port = free_port()
-    worker = start_worker(settings, workdir, port, *args)
-    stages = stages_of(settings)
-    inputs = input_partitions(settings)
-
-    def group(name: str) -> KafkaConsumer:
-        return KafkaConsumer(
-            bootstrap_servers=settings.bootstrap_servers, group_id=name, enable_auto_commit=False
-        )
-
-    groups = {stage: group(name) for stage, name in stages.items()}
-    escalation = group(settings.escalation_group_id) if escalates(settings) else None
-    offences_end: dict[TopicPartition, int] | None = None
-    # wall time, records done, CPU seconds, others' CPU seconds
-    first: tuple[float, float, float, float] | None = None
-    peak = 0.0
-    try:
-        while True:
-            m = scrape_metrics(port)
-            done = min(
-                sum(
-                    v
-                    for k, v in m.items()
-                    if k.startswith(f'railbird_kafka_records_total{{stage="{stage}"')
-                )
-                for stage in stages
-            )
-            now = time.perf_counter()
-            peak = max(peak, tree_rss_mib(worker.pid))
-            if done and first is None:
-                first = (now, done, tree_cpu_seconds(worker.pid), outside_cpu_seconds())
-            finished = (
-                done >= count
-                and first is not None
-                and all(committed(g, inputs) >= count for g in groups.values())
-            )
-            if finished and escalation is not None:
-                if offences_end is None:
-                    offences_end = escalation.end_offsets(offences_partitions(settings))
-                finished = all(
-                    (escalation.committed(tp) or 0) >= end for tp, end in offences_end.items()
-                )
-            if finished and first is not None:
-                seconds, cpu = time.perf_counter() - first[0], tree_cpu_seconds(worker.pid)
-                events = count - first[1]
-                spent = cpu - first[2]
-                if events <= 0:
-                    raise RuntimeError(
-                        f"the worker had done all {count} records by the first sample: too few "
-                        f"to time (use more messages)"
-                    )
-                others = (outside_cpu_seconds() - first[3]) / seconds
-                return Rate(events / seconds, spent / events * 1e6, spent / seconds, peak, others)
-            if worker.poll() is not None:
-                raise RuntimeError(f"worker exited: {(workdir / 'worker.log').read_text()[-2000:]}")
-            time.sleep(0.05 if done < count else 0.01)
-    finally:
-        for consumer in [*groups.values(), *([escalation] if escalation else [])]:
-            consumer.close(autocommit=False)
-        worker.send_signal(signal.SIGTERM)
-        worker.wait(60)
-        (workdir / "store.db").unlink(missing_ok=True)
-
-
-_SCAN_SUMMARY = re.compile(r"(\d+) events \(\d+ rejected\) in ([\d.]+) s")
-
-
-@dataclass(frozen=True)
-class ScanRun:
-    """`railbird scan --store` timed from outside: `rate` over the command's whole wall time
-    (start-up, migrations and the last flush included) and its CPU; `loop_seconds` is what
-    the scan itself reports for its loop (decode -> pipeline -> store), start-up excluded."""
-
-    rate: Rate
-    wall_seconds: float
-    loop_seconds: float
-
-
-def scan_store(events: Path, workdir: Path, count: int) -> ScanRun:
-    """`railbird scan EVENTS --store` into a fresh SQLite file (flags and actions to files)."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    db = workdir / "scan.db"
-    env = {**os.environ, "RAILBIRD_DATABASE_URL": f"sqlite:///{db}"}
-    command = [str(RAILBIRD), "scan", str(events), "--store"]
-    command += ["--out", str(workdir / "flags.jsonl"), "--actions", str(workdir / "actions.jsonl")]
-    log = workdir / "scan.log"
-    started, outside = time.perf_counter(), outside_cpu_seconds()
-    with log.open("wb") as err:
-        scan = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=err)
-        # wait4: this child's own CPU and peak RSS (RUSAGE_CHILDREN would mix in the workers).
-        _pid, status, usage = os.wait4(scan.pid, 0)
-    seconds = time.perf_counter() - started
-    others = (outside_cpu_seconds() - outside) / seconds
-    scan.returncode = os.waitstatus_to_exitcode(status)
-    db.unlink(missing_ok=True)
-    stderr = log.read_text()
-    if scan.returncode != 0:
-        raise RuntimeError(f"railbird scan failed ({scan.returncode}): {stderr[-2000:]}")
-    summary = stderr.strip().splitlines()[-1]
-    match = _SCAN_SUMMARY.search(summary)
-    if match is None or int(match.group(1)) != count:
-        raise RuntimeError(f"unexpected scan summary (expected {count} events): {summary}")
-    cpu = usage.ru_utime + usage.ru_stime
-    rate = Rate(count / seconds, cpu / count * 1e6, cpu / seconds, usage.ru_maxrss / 1024, others)
-    return ScanRun(rate, seconds, float(match.group(2)))
