@@ -109,5 +109,23 @@ bench-check-replay: install
 bench-in-hand: install
 	$(BIN)/python -m bench.in_hand_eval --seeds 11 12 13 --players 500 --tournaments 2 --hours 3
 
+.PHONY: bench-play bench-collusion train-play
+# What reading play against the honest-decision model adds to scan, paired rounds
+# (docs/benchmarks-play.md).
+bench-play: install
+	$(BIN)/python -m bench.play_cost --rounds 3
+
+# Bounty collusion on held-out --wild days, one tactic at a time (docs/quality-collusion.md).
+bench-collusion: install
+	for t in sandwich isolate checkdown softplay chip_pass ko_steer; do \
+	  $(BIN)/python -m bench.collusion_eval --wild --seeds 401 402 --tactics $$t \
+	    --cache var/bcw --jobs 2 --misses --surface || exit 1; done
+
+# The shipped honest-decision model trained again, into var/play-model, from the simulated
+# days it learned from (docs/model-card-play.md).
+train-play: install
+	$(BIN)/python -m bench.play_training_days --out var/play-days
+	$(BIN)/railbird train-play var/play-days/*.events.jsonl --out var/play-model
+
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache var
