@@ -25,13 +25,13 @@ from bench.machine import describe_machine, write_report
 from railbird.api.app import create_app
 from railbird.api.console.config import ConsoleConfig
 from railbird.detectors.findings import Evidence, Finding
+from railbird.detectors.severity import SEVERITIES
 from railbird.rules.flags import Flag
 from railbird.store.database import make_engine, migrate
 from railbird.store.writer import StoreWriter
 
 KEY = "bench-console-key-0123456789"
 CATEGORIES = ("profanity", "harassment", "spam", "advertising", "in_hand_influence", "hate")
-SEVERITIES = ("low", "medium", "high", "critical")
 
 
 def fill(engine_url: str, flags: int, seed: int = 5) -> None:

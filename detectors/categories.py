@@ -2,9 +2,9 @@
 policy file and the rules all read.
 
 Adding a category is one line here. What it then needs from a person, and only that, is what
-the shipped policy does with it (`rules/default_policy.toml`: a ladder, a referral, or
-nothing on purpose) and a detector that raises it with a severity; the tests in
-`tests/test_lists_defined_once.py` say so by failing there and nowhere else.
+the shipped policy does with it (`rules/default_policy.toml`: a ladder or a referral) and a
+detector that raises it with a severity; `tests/test_lists_defined_once.py` adds one and shows
+that those are the only two places that say so.
 """
 
 from __future__ import annotations
