@@ -149,16 +149,19 @@ def _lists(
         if decision not in table:
             continue
         value = table[decision]
+        at = f"{header}.{decision}"  # the error names the list's own line
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise error(header, f"[{header}] {decision} must be a list of category names")
+            raise error(at, f"[{header}] {decision} must be a list of category names")
         unknown = sorted(set(value) - set(CATEGORIES))
         if unknown:
-            raise error(header, f"[{header}] {decision}: unknown category {unknown[0]!r}")
+            raise error(at, f"[{header}] {decision}: unknown category {unknown[0]!r}")
         given[decision] = frozenset(value)
     for first, second in (("block", "hold"), ("block", "pass"), ("hold", "pass")):
         both = sorted(given.get(first, frozenset()) & given.get(second, frozenset()))
         if both:
-            raise error(header, f"[{header}] {both[0]!r} is in both {first} and {second}")
+            raise error(
+                f"{header}.{second}", f"[{header}] {both[0]!r} is in both {first} and {second}"
+            )
     named = frozenset().union(*given.values())
     fallback = base.lists() if base is not None else {}
     chosen = {

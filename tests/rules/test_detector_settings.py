@@ -3,7 +3,9 @@ settings, checked against each detector's fields with the line at fault, and wha
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -161,3 +163,10 @@ def test_a_bad_setting_is_refused_naming_its_line(body: str, line: int, message:
         _policy(body)
     assert message in str(refused.value)
     assert f"policy.toml line {line}:" in str(refused.value)
+
+
+def test_the_configuration_page_lists_every_operator_setting() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "configuration.md").read_text()
+    rows = set(re.findall(r"^\| `([a-z_]+)` \| `([a-z_]+)` \|", page, flags=re.MULTILINE))
+    owned = {(t.name, name) for t in DETECTOR_TYPES for name in operator_settings(t)}
+    assert rows == owned
