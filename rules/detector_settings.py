@@ -64,7 +64,8 @@ class DetectorSettings:
                 detectors[detector_type.name] = {
                     name: _plain(given.get(name, defaults[name])) for name in owned
                 }
-        return {"site": site, "detectors": detectors}
+        ordered = {fact: site[fact] for fact in SITE_FACTS if fact in site}
+        return {"site": ordered, "detectors": detectors}
 
 
 def operator_settings(detector_type: type[Detector]) -> tuple[str, ...]:

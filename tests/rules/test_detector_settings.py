@@ -3,11 +3,14 @@ settings, checked against each detector's fields with the line at fault, and wha
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from railbird.detectors.cash.leave_refusal import LeaveRefusal
 from railbird.detectors.chat.advertising import Advertising
@@ -170,3 +173,47 @@ def test_the_configuration_page_lists_every_operator_setting() -> None:
     rows = set(re.findall(r"^\| `([a-z_]+)` \| `([a-z_]+)` \|", page, flags=re.MULTILINE))
     owned = {(t.name, name) for t in DETECTOR_TYPES for name in operator_settings(t)}
     assert rows == owned
+
+
+def _toml(value: object) -> str:
+    """A value as TOML writes it inline (strings as JSON basic strings, which TOML reads)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    assert isinstance(value, dict)
+    return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+
+
+_KEYS = st.sampled_from(
+    sorted({n for t in DETECTOR_TYPES for n in operator_settings(t)} | {"table", "lobby", "x"})
+)
+_VALUES = st.recursive(
+    st.booleans()
+    | st.integers(-(2**63), 2**63 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    detector=st.sampled_from([*sorted(t.name for t in DETECTOR_TYPES), "nope"]),
+    table=st.dictionaries(_KEYS, _VALUES, max_size=3),
+    site=st.dictionaries(st.sampled_from(["domains", "staff_player_ids", "x"]), _VALUES),
+)
+def test_any_site_or_detector_table_is_a_policy_or_a_policy_error(
+    detector: str, table: dict[str, object], site: dict[str, object]
+) -> None:
+    body = "[site]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in site.items())
+    body += f"[detectors.{detector}]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in table.items())
+    try:
+        _policy(body)
+    except PolicyError as refused:
+        assert "policy.toml" in str(refused)
