@@ -119,7 +119,9 @@ def stage_alone(
     settings: KafkaSettings, workdir: Path, stage: str, topics: list[str], count: int
 ) -> StageCost:
     """`railbird run --stage <stage>` until its group has committed all of `topics`; CPU per
-    input event of the day (`count`)."""
+    input event of the day (`count`). Timed from when its `/metrics` first answers (start-up
+    done, the group still joining): a small stage (escalation) can finish its whole input
+    between two samples, so waiting for a first processed record would time nothing."""
     workdir.mkdir()
     port = free_port()
     changed = settings.model_copy(update={"stage": stage})
@@ -130,9 +132,16 @@ def stage_alone(
         while True:
             if worker.poll() is not None:
                 raise RuntimeError((workdir / "worker.log").read_text()[-3000:])
-            if first is None and _records(port, stage) > 0:
-                first = (time.perf_counter(), tree_cpu_seconds(worker.pid), outside_cpu_seconds())
-            if first is not None and _group_done(settings, group, topics):
+            if first is None:
+                if scrape_metrics(port):
+                    first = (
+                        time.perf_counter(),
+                        tree_cpu_seconds(worker.pid),
+                        outside_cpu_seconds(),
+                    )
+                time.sleep(0.02)
+                continue
+            if _records(port, stage) > 0 and _group_done(settings, group, topics):
                 break
             time.sleep(0.2)
         seconds = time.perf_counter() - first[0]

@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
             del lines
             print(f"produced at {produced:,.0f} records/s", flush=True)
             port = free_port()
-            worker = start_worker(settings, work, port, "--exit-when-idle", "5")
+            worker = start_worker(settings, work, port, "--exit-when-idle", "5", verbose=True)
             log = work / "worker.log"
             started = time.perf_counter()
             while worker.poll() is None:

@@ -147,12 +147,16 @@ def median_rate(samples: list[Rate]) -> Rate:
     return sorted(samples, key=lambda r: r.events_per_second)[(len(samples) - 1) // 2]
 
 
-def start_worker(settings: KafkaSettings, workdir: Path, port: int, *args: str) -> Any:
+def start_worker(
+    settings: KafkaSettings, workdir: Path, port: int, *args: str, verbose: bool = False
+) -> Any:
+    """`railbird run` with `settings`, its log in `workdir/worker.log` (`verbose`: INFO lines,
+    which name the keyed stage's process)."""
     env = {**os.environ, "RAILBIRD_DATABASE_URL": f"sqlite:///{workdir / 'store.db'}"}
     env.update({f"RAILBIRD_KAFKA_{k.upper()}": str(v) for k, v in settings.model_dump().items()})
     log = (workdir / "worker.log").open("wb")
     return subprocess.Popen(
-        [str(RAILBIRD), "run", "--metrics-port", str(port), *args],
+        [str(RAILBIRD), *(["-v"] if verbose else []), "run", "--metrics-port", str(port), *args],
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
