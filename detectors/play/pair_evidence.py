@@ -32,7 +32,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from railbird.detectors.events import HandEvent
-from railbird.detectors.play.decisions import AGGRESSIVE, FOLD, Decision
+from railbird.detectors.play.decisions import (
+    AGGRESSIVE,
+    FOLD,
+    HEAD_BOUNTY_RATIO,
+    HEAD_SHORT_BB,
+    Decision,
+)
 from railbird.detectors.play.honest_model import HonestModel
 from railbird.detectors.play.residuals import (
     Residual,
@@ -48,6 +54,7 @@ _ATTACK, _JOIN, _BACK, _SOFT = range(4)
 KEEP_HANDS = 12  # co-deviating hands kept per pair as evidence
 KEEP_MOVES = 6  # most surprising moves kept per pair
 KEEP_TARGETS = 6
+HEAD_WEIGHT = 3.0  # a bounty head in a co-deviating hand counts this much more as target
 
 Pair = tuple[str, str]
 
@@ -137,6 +144,7 @@ class PlayLedger:
             self.means.add(player, cell, value)
         dealt = sorted({s.player_id for s in hand.seats})
         entered = {d.player_id for d in scored.reading.decisions if _entered(d)}
+        heads = bounty_heads(hand)
         touched: list[Pair] = []
         for x, a in enumerate(dealt):
             for b in dealt[x + 1 :]:
@@ -153,7 +161,7 @@ class PlayLedger:
                 record.cc += product
                 record.vcc += ra[1] * rb[1]
                 if product > 0.25:  # both well off their honest play, the same way
-                    _keep_hand(record, hand.hand_id, product, entered - {a, b})
+                    _keep_hand(record, hand.hand_id, product, entered - {a, b}, heads)
         learn_styles(self.styles, scored.reading)
         self.hands_seen += 1
         return touched
@@ -300,14 +308,32 @@ def _mad(values: list[float]) -> float:
     return spread if spread > 1e-6 else 1.0
 
 
-def _keep_hand(record: PairRecord, hand_id: str, weight: float, others: set[str]) -> None:
+def bounty_heads(hand: HandEvent) -> frozenset[str]:
+    """The players worth hunting in this hand: a bounty well above the table's median, or a
+    stack short enough to bust. A team plays for one of them."""
+    bounties = [s.bounty for s in hand.seats if s.bounty]
+    if not bounties:
+        return frozenset()
+    scale = statistics.median(bounties)
+    short = HEAD_SHORT_BB * max(1, hand.big_blind)
+    return frozenset(
+        s.player_id
+        for s in hand.seats
+        if (s.bounty or 0) >= HEAD_BOUNTY_RATIO * scale or s.stack < short
+    )
+
+
+def _keep_hand(
+    record: PairRecord, hand_id: str, weight: float, others: set[str], heads: frozenset[str]
+) -> None:
     hands = record.hands if record.hands is not None else []
     targets = record.targets if record.targets is not None else {}
     if hand_id not in hands:
         hands.append(hand_id)
         del hands[:-KEEP_HANDS]
     for t in others:
-        targets[t] = targets.get(t, 0.0) + weight
+        # The pair's deviations in a hand with a head in the pot point at the head.
+        targets[t] = targets.get(t, 0.0) + (HEAD_WEIGHT * weight if t in heads else weight)
     if len(targets) > 2 * KEEP_TARGETS:
         targets = dict(sorted(targets.items(), key=lambda kv: (-kv[1], kv[0]))[:KEEP_TARGETS])
     record.hands, record.targets = hands, targets

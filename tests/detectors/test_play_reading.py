@@ -37,6 +37,7 @@ from railbird.detectors.play.hand_reading import (
     preflop,
 )
 from railbird.detectors.play.honest_model import PlayModelError, load_model, model_at
+from railbird.detectors.play.pair_evidence import bounty_heads
 from railbird.detectors.play.style import PRIOR_STYLE, STYLE_FEATURES, Style
 from tests.builders import hand
 
@@ -231,3 +232,18 @@ def test_a_history_showing_only_the_showdown_gives_no_model_input() -> None:
     )
     assert all(d.features is not None for d in read_hand(heads_up, {}).decisions)
     assert all(d.features is None for d in read_hand(shown, {}).decisions)
+
+
+def test_bounty_heads_are_the_big_bounties_and_the_short_stacks() -> None:
+    """A team plays for a head: a bounty well above the table's, or a stack about to bust. The
+    target a flag names is weighted towards them (`pair_evidence.bounty_heads`)."""
+    seats = [
+        {"seat": 1, "player_id": "p-big", "stack": 20_000, "bounty": 3_000},
+        {"seat": 2, "player_id": "p-short", "stack": 900, "bounty": 1_000},
+        {"seat": 3, "player_id": "p-1", "stack": 20_000, "bounty": 1_000},
+        {"seat": 4, "player_id": "p-2", "stack": 15_000, "bounty": 1_200},
+    ]
+    bounty_hand = hand("h-b", start=0, end=30, seats=seats)
+    assert bounty_heads(bounty_hand) == {"p-big", "p-short"}
+    cash = hand("h-c", start=0, end=30, seats=[{**s, "bounty": None} for s in seats])
+    assert bounty_heads(cash) == frozenset()  # no bounties: nobody is hunted
