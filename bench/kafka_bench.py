@@ -38,18 +38,21 @@ from pathlib import Path
 import kafka
 from kafka import KafkaConsumer, TopicPartition
 
-from bench.kafka_latency import KEYINGS, Latency, latency
+from bench.kafka_latency import Latency, latency
 from bench.kafka_runs import (
     PARTITIONS,
     REPO,
     TRAFFIC,
+    ScanRun,
     mixed_traffic,
     outside_cpu_seconds,
     produce,
+    scan_store,
     settings_for,
     start_worker,
 )
 from bench.machine import describe_machine, write_report
+from railbird.detectors.detector import KEYINGS
 from railbird.ingest.kafka.settings import KafkaSettings
 from railbird.sim.config import SimConfig
 from tests.integration.kafka_broker import start_broker
@@ -259,7 +262,9 @@ def main(argv: list[str] | None = None) -> int:
                     f"events/s a core), store {c.store_us:,.0f} µs",
                     flush=True,
                 )
-            # 2. one worker, then two
+            # 2. the baseline (`scan --store` on the same file), then one worker, then two
+            scan = scan_store(traffic.path, work / "scan", count)
+            print(f"scan --store: {scan.rate.events_per_second:,.0f} events/s", flush=True)
             rates: dict[int, Throughput] = {}
             for n in (1, 2):
                 s = settings_for(bootstrap, f"w{n}-{os.getpid()}")
@@ -287,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         argv if argv is not None else sys.argv[1:]
     )
     report = render(
-        command, config, count, produced, costs, rates, lats, args, began, load_at_start
+        command, config, count, produced, costs, scan, rates, lats, args, began, load_at_start
     )
     write_report(args.out, report)
     print(report)
@@ -300,6 +305,7 @@ def render(
     count: int,
     produced: float,
     costs: dict[str, StageCost],
+    scan: ScanRun,
     rates: dict[int, Throughput],
     lats: list[Latency],
     args: argparse.Namespace,
@@ -317,6 +323,7 @@ def render(
         for stage, c in costs.items()
     )
     one, two = rates[1], rates[2]
+    base = scan.rate.events_per_second
     keys = (*KEYINGS, "all", "actions")
 
     def cell(key: str, run: Latency) -> str:
@@ -357,10 +364,16 @@ machine used meanwhile (outside this benchmark).
 
 ## Throughput, every stage, pre-produced day (first record processed to everything committed)
 
-| workers | events/s | CPU per event (all processes) | others (cores) |
-|---|---|---|---|
-| 1 | {one.events_per_second:,.0f} | {one.cpu_us:,.0f} µs | {one.others_cores:.2f} |
-| 2 | {two.events_per_second:,.0f} ({two.events_per_second / one.events_per_second:.2f}x) \
+The baseline, `railbird scan EVENTS --store` on the same file into a fresh SQLite file, ran just
+before the workers (its whole wall time, start-up included; CPU from its rusage).
+
+| run | events/s | against `scan --store` | CPU per event (all processes) | others (cores) |
+|---|---|---|---|---|
+| `scan --store` | {scan.rate.events_per_second:,.0f} | 1.00x \
+| {scan.rate.cpu_us_per_event:,.0f} µs | {scan.rate.others_cores:.2f} |
+| 1 worker | {one.events_per_second:,.0f} | {one.events_per_second / base:.2f}x \
+| {one.cpu_us:,.0f} µs | {one.others_cores:.2f} |
+| 2 workers | {two.events_per_second:,.0f} | {two.events_per_second / base:.2f}x \
 | {two.cpu_us:,.0f} µs | {two.others_cores:.2f} |
 
 ## Produce-to-flag latency at {args.rate:,.0f} events/s ({args.rate * args.seconds:,.0f} \

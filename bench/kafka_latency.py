@@ -36,7 +36,7 @@ import orjson
 from kafka import KafkaConsumer, TopicPartition
 
 from bench.kafka_runs import PARTITIONS, start_worker
-from railbird.detectors.detector import keying
+from railbird.detectors.detector import KEYINGS, keying
 from railbird.detectors.registry import DETECTOR_TYPES
 from railbird.ingest.kafka.clients import make_producer
 from railbird.ingest.kafka.codec import event_key, seq_header
@@ -46,7 +46,6 @@ from tests.integration.net import free_port, scrape_metrics
 
 Percentiles = tuple[float, float, int]  # p50 ms, p99 ms, flags timed
 STAGE_OF_DETECTOR: dict[str, str] = {t.name: keying(t) for t in DETECTOR_TYPES}
-KEYINGS = ("table", "hand", "tournament", "text")
 
 
 def _percentiles(waits: list[float]) -> Percentiles:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import subprocess
+import time
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -190,3 +192,46 @@ def outside_cpu_seconds() -> float:
     own = sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
     live = tree_cpu_seconds(os.getpid()) - (int(fields[11]) + int(fields[12])) / _TICKS
     return (user + nice + system + irq + softirq - own) / _TICKS - live
+
+
+_SCAN_SUMMARY = re.compile(r"(\d+) events \(\d+ rejected\) in ([\d.]+) s")
+
+
+@dataclass(frozen=True)
+class ScanRun:
+    """`railbird scan --store` timed from outside: `rate` over the command's whole wall time
+    (start-up, migrations and the last flush included) and its CPU; `loop_seconds` is what
+    the scan itself reports for its loop (decode -> pipeline -> store), start-up excluded."""
+
+    rate: Rate
+    wall_seconds: float
+    loop_seconds: float
+
+
+def scan_store(events: Path, workdir: Path, count: int) -> ScanRun:
+    """`railbird scan EVENTS --store` into a fresh SQLite file (flags and actions to files)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    db = workdir / "scan.db"
+    env = {**os.environ, "RAILBIRD_DATABASE_URL": f"sqlite:///{db}"}
+    command = [str(RAILBIRD), "scan", str(events), "--store"]
+    command += ["--out", str(workdir / "flags.jsonl"), "--actions", str(workdir / "actions.jsonl")]
+    log = workdir / "scan.log"
+    started, outside = time.perf_counter(), outside_cpu_seconds()
+    with log.open("wb") as err:
+        scan = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        # wait4: this child's own CPU and peak RSS (RUSAGE_CHILDREN would mix in the workers).
+        _pid, status, usage = os.wait4(scan.pid, 0)
+    seconds = time.perf_counter() - started
+    others = (outside_cpu_seconds() - outside) / seconds
+    scan.returncode = os.waitstatus_to_exitcode(status)
+    db.unlink(missing_ok=True)
+    stderr = log.read_text()
+    if scan.returncode != 0:
+        raise RuntimeError(f"railbird scan failed ({scan.returncode}): {stderr[-2000:]}")
+    summary = stderr.strip().splitlines()[-1]
+    match = _SCAN_SUMMARY.search(summary)
+    if match is None or int(match.group(1)) != count:
+        raise RuntimeError(f"unexpected scan summary (expected {count} events): {summary}")
+    cpu = usage.ru_utime + usage.ru_stime
+    rate = Rate(count / seconds, cpu / count * 1e6, cpu / seconds, usage.ru_maxrss / 1024, others)
+    return ScanRun(rate, seconds, float(match.group(2)))
