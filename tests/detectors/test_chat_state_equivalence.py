@@ -25,6 +25,7 @@ import railbird.detectors.chat.emoji_spam as emoji_spam_module
 from railbird.detectors.chat.bursts import KEEP_EXTRA, MAX_WINDOW_ITEMS, Room, Window
 from railbird.detectors.chat.chat_flood import ChatFlood
 from railbird.detectors.chat.emoji_spam import EmojiSpam
+from railbird.detectors.chat.lobby_waves import LobbyWaves
 from railbird.detectors.chat.repeated_messages import HISTORY, RepeatedMessages
 from railbird.detectors.detector import Detector
 from railbird.detectors.events import AnyEvent, ChatEvent, event_from_dict
@@ -37,6 +38,7 @@ from railbird.sim.config import SimConfig
 from railbird.sim.run import simulate
 from tests.builders import at, chat, table
 from tests.detectors.test_spam_fast_paths import reference_fingerprint, reference_shout_level
+from tests.detectors.test_spam_memos import KeyedLobbyWaves, keyed_wave
 
 _NEVER = datetime.min.replace(tzinfo=UTC)
 
@@ -125,8 +127,12 @@ class _PlainRepeats(RepeatedMessages):
             if len(matches) + 1 >= self.min_repeats
             else []
         )
-        if length >= self.wave_min_chars and (event.table_id or self.off_table_waves):
-            findings.extend(self._wave(event, fp, span, state))
+        if length >= self.wave_min_chars and event.table_id:  # away from tables: lobby_waves
+            findings.extend(
+                keyed_wave(
+                    self.name, event, fp, state, span, self.wave_min_players, self.window_seconds
+                )
+            )
         return findings
 
 
@@ -137,10 +143,10 @@ def _flags(detectors: Sequence[Detector], events: Sequence[AnyEvent]) -> list[di
 
 def _compare(events: Sequence[AnyEvent], monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Flags of the fast detectors == flags of the plain ones; returns the evidence kinds."""
-    fast = _flags([ChatFlood(), RepeatedMessages(off_table_waves=True), EmojiSpam()], events)
+    fast = _flags([ChatFlood(), RepeatedMessages(), LobbyWaves(), EmojiSpam()], events)
     with monkeypatch.context() as patch:
         patch.setattr(emoji_spam_module, "Window", _DequeWindow)
-        plain = _flags([_PlainFlood(), _PlainRepeats(off_table_waves=True), EmojiSpam()], events)
+        plain = _flags([_PlainFlood(), _PlainRepeats(), KeyedLobbyWaves(), EmojiSpam()], events)
     assert fast == plain
     return [str(f["evidence"]["kind"]) for f in fast]
 

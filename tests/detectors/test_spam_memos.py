@@ -33,7 +33,7 @@ from railbird.rules.pipeline import Pipeline
 from tests.builders import chat, table
 
 
-def _keyed_wave(
+def keyed_wave(
     detector: str,
     event: ChatEvent,
     fp: str,
@@ -102,7 +102,7 @@ def _keyed_wave(
 
 
 class _KeyedWaves(RepeatedMessages):
-    """A table's bot waves as they were (`_keyed_wave`), no memo anywhere."""
+    """A table's bot waves as they were (`keyed_wave`), no memo anywhere."""
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         self._prints.clear()
@@ -119,13 +119,13 @@ class _KeyedWaves(RepeatedMessages):
         now: datetime,
     ) -> list[Finding]:
         state: State = self.__dict__["_state"]
-        return _keyed_wave(
+        return keyed_wave(
             self.name, event, fp, state, span, self.wave_min_players, self.window_seconds
         )
 
 
-class _KeyedLobbyWaves(LobbyWaves):
-    """Waves away from the tables as they were (`_keyed_wave`): one key per text and place."""
+class KeyedLobbyWaves(LobbyWaves):
+    """Waves away from the tables as they were (`keyed_wave`): one key per text and place."""
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, ChatEvent) or event.table_id:
@@ -135,7 +135,7 @@ class _KeyedLobbyWaves(LobbyWaves):
         fp, length = fingerprint(event.text)
         if length < self.wave_min_chars:
             return []
-        return _keyed_wave(
+        return keyed_wave(
             self.name, event, fp, state, self._span, self.wave_min_players, self.window_seconds
         )
 
@@ -190,7 +190,7 @@ def test_waves_in_one_entry_flag_as_one_key_per_text(seed: int, min_players: int
         events,
     )
     plain = _flags(
-        [_KeyedWaves(wave_min_players=min_players), _KeyedLobbyWaves(wave_min_players=min_players)],
+        [_KeyedWaves(wave_min_players=min_players), KeyedLobbyWaves(wave_min_players=min_players)],
         events,
     )
     assert fast == plain
