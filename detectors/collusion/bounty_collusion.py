@@ -90,6 +90,7 @@ class TournamentPlay:
 class BountyCollusion:
     name: ClassVar[str] = "bounty_collusion"
     keyed_by: ClassVar[Keying] = "tournament"
+    operator_settings: ClassVar[tuple[str, ...]] = ("model_dir",)
     threshold: float = 8.0  # combined robust z of a pair's play
     # The score is looked at after every shared hand, so an honest pair's random walk would
     # cross any fixed line sooner or later: a pair must stay over it for this many more shared
@@ -107,10 +108,18 @@ class BountyCollusion:
     trio_pair: float = 5.0
     trio_threshold: float = 10.0
     high_margin: float = 4.0  # this far above the threshold, the flag is high severity
-    model_dir: str = ""  # the honest-decision model; empty: the one shipped with railbird
+    # The honest-decision model (`railbird train-play --out DIR`); empty: the one shipped with
+    # railbird. The operator's own histories teach it the site's players.
+    model_dir: str = ""
     tournament_ttl: timedelta = timedelta(hours=8)
     plan_ttl: timedelta = timedelta(hours=6)
     names_ttl: timedelta = timedelta(hours=12)
+
+    def __post_init__(self) -> None:
+        """A model directory that cannot be loaded is refused when the detector is built
+        (at start, or by a policy reload naming the line), never at the first hand."""
+        if self.model_dir:
+            model_at(self.model_dir)
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if isinstance(event, ChatEvent):  # nearly every event of the site: kept short

@@ -44,6 +44,7 @@ class CashTable:
 class CashCollusion:
     name: ClassVar[str] = "cash_collusion"
     consumes: ClassVar[frozenset[str]] = frozenset({"hand"})
+    operator_settings: ClassVar[tuple[str, ...]] = ("model_dir",)
     # Stouffer z of the donor's play toward the receiver (dumping) or of the pair's passivity
     # toward each other (soft play), each with play against the other's cards; set on the
     # simulator's varied cash days (docs/quality-cash-collusion.md).
@@ -52,9 +53,17 @@ class CashCollusion:
     min_meetings: int = 6  # heads-up meetings before a pair is judged
     confirm_meetings: int = 5
     high_margin: float = 3.0
+    # The honest-decision model (`railbird train-play --out DIR`); empty: the one shipped with
+    # railbird. The operator's own histories teach it the site's players.
     model_dir: str = ""
     table_ttl: timedelta = timedelta(hours=8)
     idle: timedelta = timedelta(hours=2)
+
+    def __post_init__(self) -> None:
+        """A model directory that cannot be loaded is refused when the detector is built
+        (at start, or by a policy reload naming the line), never at the first hand."""
+        if self.model_dir:
+            model_at(self.model_dir)
 
     def detect(self, event: AnyEvent, state: State) -> list[Finding]:
         if not isinstance(event, HandEvent) or event.tournament_id is not None:

@@ -66,6 +66,8 @@ def load_model(npz_path: Path, manifest_path: Path) -> HonestModel:
             scale = np.asarray(arrays["scale"], dtype=np.float64)
     except (OSError, KeyError, ValueError) as exc:
         raise PlayModelError(f"cannot load play model {npz_path}: {exc}") from exc
+    if not isinstance(manifest, dict):
+        raise PlayModelError(f"play model manifest {manifest_path} is not a JSON object")
     if tuple(manifest.get("features", ())) != FEATURE_NAMES:
         raise PlayModelError(f"play model {npz_path} was trained on other features")
     if tuple(manifest.get("classes", ())) != CHOICES:

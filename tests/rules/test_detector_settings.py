@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from railbird.detectors.chat.advertising import Advertising
 from railbird.detectors.chat.chat_flood import ChatFlood
 from railbird.detectors.chat.impersonation import Impersonation
 from railbird.detectors.chat.malicious_link import MaliciousLink
+from railbird.detectors.collusion.bounty_collusion import BountyCollusion
+from railbird.detectors.collusion.cash_collusion import CashCollusion
 from railbird.detectors.events import ChatEvent
 from railbird.detectors.registry import DETECTOR_TYPES
 from railbird.rules.detector_settings import detectors_for, operator_settings
@@ -159,6 +162,11 @@ def test_inline_and_dotted_tables_are_the_same_settings(body: str) -> None:
         ("[site]\nstaff_player_ids = [1, 2]\n", 3, "staff_player_ids must be a list of player"),
         ('[site]\nowner = "me"\n', 3, "[site] takes domains, staff_player_ids"),
         ("[detectors]\nchat_flood = 3\n", 3, "must be a table of settings"),
+        (
+            '[detectors.bounty_collusion]\nmodel_dir = "/nonexistent/model"\n',
+            2,  # refused by the detector as built: the line of its table
+            "cannot load play model",
+        ),
     ],
 )
 def test_a_bad_setting_is_refused_naming_its_line(body: str, line: int, message: str) -> None:
@@ -217,3 +225,19 @@ def test_any_site_or_detector_table_is_a_policy_or_a_policy_error(
         _policy(body)
     except PolicyError as refused:
         assert "policy.toml" in str(refused)
+
+
+def test_an_operators_own_play_model_is_a_setting(tmp_path: Path) -> None:
+    """`railbird train-play --out DIR` and then `model_dir = DIR`: both collusion detectors that
+    read play load the operator's model when they are built."""
+    shipped = Path(__file__).resolve().parents[2] / "detectors" / "play" / "models"
+    for name in ("honest_play.npz", "honest_play.json"):
+        shutil.copy(shipped / name, tmp_path / name)
+    body = (
+        f"[detectors.bounty_collusion]\nmodel_dir = {json.dumps(str(tmp_path))}\n"
+        f"[detectors.cash_collusion]\nmodel_dir = {json.dumps(str(tmp_path))}\n"
+    )
+    built = _built(_policy(body))
+    bounty, cash = built["bounty_collusion"], built["cash_collusion"]
+    assert isinstance(bounty, BountyCollusion) and bounty.model_dir == str(tmp_path)
+    assert isinstance(cash, CashCollusion) and cash.model_dir == str(tmp_path)
