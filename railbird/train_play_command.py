@@ -16,7 +16,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="files of contract events (JSON Lines); their `hand` events are read in order",
     )
     parser.add_argument(
-        "--out", type=Path, default=Path("detectors/play/models"), help="model directory"
+        "--out",
+        type=Path,
+        required=True,
+        help="model directory to write (the shipped model is never overwritten by default)",
     )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
@@ -41,7 +44,12 @@ def run_train_play(args: argparse.Namespace) -> int:
         return 2
     leave_out: frozenset[str] = frozenset()
     if args.leave_out is not None:
-        leave_out = frozenset(line.strip() for line in args.leave_out.read_text().splitlines())
+        try:
+            text = args.leave_out.read_text()
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"railbird train-play: --leave-out {args.leave_out}: {exc}", file=sys.stderr)  # noqa: T201
+            return 2
+        leave_out = frozenset(line.strip() for line in text.splitlines())
     try:
         manifest = train(args.hands, args.out, args.seed, args.validation_share, leave_out - {""})
     except ValueError as exc:

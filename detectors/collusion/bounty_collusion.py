@@ -63,6 +63,7 @@ class TournamentPlay:
     # pair -> shared hands when its score first went over the threshold (and stayed)
     above_since: dict[Pair, int] = field(default_factory=dict)
     knockouts: dict[str, list[str]] = field(default_factory=dict)  # busted player -> by whom
+    busted: set[str] = field(default_factory=set)  # eliminated since the ledger last forgot
     bounty_seen: dict[str, int] = field(default_factory=dict)  # last bounty per player
 
     def group(self, pair: Pair) -> tuple[str, ...]:
@@ -149,10 +150,18 @@ class BountyCollusion:
         for out in event.eliminated:
             trn.knockouts[out.player_id] = list(out.by)
         if ledger.hands_seen - ledger.refreshed_at >= self.refresh_every:
+            # (a player dealt in this hand has re-entered: kept until busted again)
+            gone = trn.busted - {seat.player_id for seat in event.seats}
+            if gone:
+                ledger.forget(gone)
+                for pair in [p for p in trn.above_since if gone.intersection(p)]:
+                    del trn.above_since[pair]
+            trn.busted.clear()
             ledger.refresh(self.min_shared_hands, self.min_reference_pairs)
         findings: list[Finding] = []
         ready = ledger.reference.pairs >= self.min_reference_pairs
         if not ready:
+            self._forget_eliminated(trn, event)
             state.put(key, trn, self.tournament_ttl)
             return findings
         for pair in touched:
@@ -178,8 +187,16 @@ class BountyCollusion:
                 continue
             trn.above_since.pop(pair, None)
             findings.append(self._flag(trn, scored, event, state))
+        self._forget_eliminated(trn, event)
         state.put(key, trn, self.tournament_ttl)
         return findings
+
+    @staticmethod
+    def _forget_eliminated(trn: TournamentPlay, hand: HandEvent) -> None:
+        """A busted player plays no more hands: their pairs, style and averages go at the next
+        refresh (one sweep of the pairs for many players), so a tournament's state shrinks as
+        its field does. Who knocked out whom is kept."""
+        trn.busted.update(out.player_id for out in hand.eliminated)
 
     def _third(self, trn: TournamentPlay, pair: Pair, scored: PairScore) -> str | None:
         """A third player whose pairs with both of `pair` stand out too, enough together."""
@@ -188,18 +205,21 @@ class BountyCollusion:
         a, b = pair
         pairs = trn.ledger.pairs
         best: tuple[float, str] | None = None
-        for other in {p for key in pairs if a in key for p in key} - {a, b}:
+        for other in sorted({p for key in pairs if a in key for p in key} - {a, b}):
             with_a, with_b = pairs.get(pair_of(a, other)), pairs.get(pair_of(b, other))
             if with_a is None or with_b is None:
                 continue
+            # The records' last scores pick the candidates; both pairs are scored afresh
+            # against the current reference before they count.
             if any(
-                r.shared < self.min_shared_hands
-                or r.combined < self.trio_pair
-                or r.robust_spots < self.min_spots
+                r.shared < self.min_shared_hands or r.combined < self.trio_pair
                 for r in (with_a, with_b)
             ):
                 continue
-            total = (scored.score + with_a.combined + with_b.combined) / math.sqrt(3.0)
+            fresh = [trn.ledger.score(pair_of(m, other)) for m in (a, b)]
+            if any(f.score < self.trio_pair or f.robust_spots < self.min_spots for f in fresh):
+                continue
+            total = (scored.score + fresh[0].score + fresh[1].score) / math.sqrt(3.0)
             if total >= self.trio_threshold and (best is None or total > best[0]):
                 best = (total, other)
         return None if best is None else best[1]
@@ -332,6 +352,6 @@ class BountyCollusion:
         found: list[_Plan] = []
         for me in group:
             for plan in state.get((me, "bounty_plan"), []):
-                if plan[0] is None or (plan[0] in group and pair_of(me, plan[0])):
+                if plan[0] is None or (plan[0] in group and plan[0] != me):
                     found.append(plan)
         return sorted(found, key=lambda p: p[2])

@@ -70,7 +70,11 @@ class CashCollusion:
             return []
         key = (event.table_id, "cash_play")
         table: CashTable = state.get(key) or CashTable(HeadsUpLedger(), {}, {})
-        table.ledger.prune(event.ended_at, self.idle)
+        gone = table.ledger.prune(event.ended_at, self.idle)
+        if gone:  # a pair that meets again starts again, its confirmation and flag included
+            for kept in (table.above_since, table.flagged):
+                for pair in [p for p in kept if gone.intersection(p)]:
+                    del kept[pair]
         met = table.ledger.read(event, model_at(self.model_dir))
         findings: list[Finding] = []
         for pair in met:

@@ -107,12 +107,27 @@ class HandReading:
 def _postflop_order(hand: HandEvent) -> list[str]:
     """Players in postflop acting order: left of the button first, the button last."""
     button = hand.button_seat or 0
-    seats = sorted(hand.seats, key=lambda s: ((s.seat - button - 1) % 64, s.seat))
+    seats = sorted(hand.seats, key=lambda s: (s.seat <= button, s.seat))
     return [s.player_id for s in seats]
 
 
 def _log_bb(chips: float, bb: int) -> float:
     return math.log1p(chips / bb) if chips > 0 else 0.0
+
+
+def bounty_heads(hand: HandEvent) -> frozenset[str]:
+    """The players worth hunting in a bounty hand: a bounty well above the table's median,
+    or a stack short enough to bust. Nobody in a game without bounties."""
+    bounties = [s.bounty for s in hand.seats if s.bounty]
+    if not bounties:
+        return frozenset()
+    scale = statistics.median(bounties)
+    short = HEAD_SHORT_BB * max(1, hand.big_blind)
+    return frozenset(
+        s.player_id
+        for s in hand.seats
+        if (s.bounty or 0) >= HEAD_BOUNTY_RATIO * scale or s.stack < short
+    )
 
 
 def _hole(cards: tuple[str, ...] | None) -> tuple[str, str] | None:
@@ -124,7 +139,9 @@ def _hole(cards: tuple[str, ...] | None) -> tuple[str, str] | None:
 class _Replay:
     """The betting state while walking a hand's actions."""
 
-    def __init__(self, hand: HandEvent, styles: Mapping[str, list[float]]) -> None:
+    def __init__(
+        self, hand: HandEvent, styles: Mapping[str, list[float]], complete_history: bool
+    ) -> None:
         self.hand = hand
         self.styles = styles
         self.bb = max(1, hand.big_blind)
@@ -135,21 +152,14 @@ class _Replay:
         # fold: its decisions are read only if it shows a hand beyond the showdown's.
         shown = {entry.player_id for entry in hand.showdown}
         complete = all(cards is not None for cards in holes.values())
-        self.holes = holes if complete and not shown.issuperset(holes) else {}
+        public = not complete_history and shown.issuperset(holes)
+        self.holes = holes if complete and not public else {}
         bounties = {s.player_id: s.bounty for s in hand.seats if s.bounty}
         self.bounties = bounties
         self.left = dict(self.start)  # chips behind
         self.bounty_scale = statistics.median(bounties.values()) if bounties else 1
         self.bounty_ratio = {p: b / self.bounty_scale for p, b in bounties.items()}
-        self.targets = {
-            p
-            for p, stack in self.start.items()
-            if bounties
-            and (
-                bounties.get(p, 0) >= HEAD_BOUNTY_RATIO * self.bounty_scale
-                or stack < HEAD_SHORT_BB * self.bb
-            )
-        }
+        self.targets = bounty_heads(hand)
         order = _postflop_order(hand)
         n = max(1, len(order) - 1)
         self.position = {pid: k / n for k, pid in enumerate(order)}
@@ -336,13 +346,23 @@ class _Replay:
         )
 
 
-def read_hand(hand: HandEvent, styles: Mapping[str, list[float]]) -> HandReading:
+def read_hand(
+    hand: HandEvent, styles: Mapping[str, list[float]], complete_history: bool = False
+) -> HandReading:
     """The hand's decisions (with model inputs when every seat's hole cards are known) and
     what each player's style gains from it. `styles` maps player ids to `Style.features()` as
     they stood before this hand; players missing from it are read with the population's
-    style."""
-    replay = _Replay(hand, styles)
-    reading = HandReading(tallies={s.player_id: HandTally() for s in hand.seats})
+    style.
+
+    `complete_history`: the history is the operator's, who knows every hand dealt. Otherwise
+    a hand whose every card was shown at the showdown may be a public history's (which shows
+    only players who did not fold), and training must not learn from that sample. A hand that
+    seats one player twice is not read."""
+    ids = [s.player_id for s in hand.seats]
+    if len(set(ids)) != len(ids):
+        return HandReading()
+    replay = _Replay(hand, styles, complete_history)
+    reading = HandReading(tallies={pid: HandTally() for pid in ids})
     street = "preflop"
     for act in hand.actions:
         pid = act.player_id
@@ -413,7 +433,7 @@ def _decide(
         replay.acted = {pid}
         if replay.street == 0:
             replay.preflop_aggressor = pid
-    else:
+    elif choice >= 0:  # an unknown action moved chips, and is neither a call nor a raise
         replay.acted.add(pid)
         if to_call > 0:
             replay.callers += 1

@@ -181,17 +181,19 @@ class HeadsUpLedger:
             spot_z=(directions[0], directions[1]),
         )
 
-    def prune(self, now: datetime, idle: timedelta) -> None:
-        """Forget players gone longer than `idle`, and every pair they were part of."""
-        gone = {p for p, seen in self.last_seen.items() if now - seen > idle}
+    def prune(self, now: datetime, idle: timedelta) -> frozenset[str]:
+        """Forget players gone longer than `idle`, and every pair they were part of; returns
+        who was forgotten (a detector drops what it keeps about their pairs too)."""
+        gone = frozenset(p for p, seen in self.last_seen.items() if now - seen > idle)
         if not gone:
-            return
+            return gone
         for pair in [p for p in self.pairs if gone.intersection(p)]:
             del self.pairs[pair]
         self.means.forget(gone)
         for pid in gone:
             self.styles.pop(pid, None)
             del self.last_seen[pid]
+        return gone
 
 
 def _alone_or_with(play: float, cards: float) -> float:

@@ -9,6 +9,8 @@ matrix products over a hand's decisions at once: no scikit-learn at run time, no
 
 from __future__ import annotations
 
+import hashlib
+import io
 import itertools
 import json
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ import numpy.typing as npt
 from railbird.detectors.play.decisions import CHOICES, FEATURE_NAMES
 
 Matrix = npt.NDArray[np.float64]
+MAX_LAYERS = 8  # more than any model railbird trains: a file claiming more is broken
 
 
 class PlayModelError(ValueError):
@@ -37,9 +40,14 @@ class HonestModel:
     biases: tuple[Matrix, ...]
     manifest: dict[str, Any] = field(repr=False)
 
+    digest: str = ""  # of the weights file: which model, when two share a version
+
     @property
     def version(self) -> str:
-        return str(self.manifest.get("version", "?"))
+        """The manifest's version and the weights' digest: a model retrained into the same
+        directory is another model in the evidence it gives."""
+        base = str(self.manifest.get("version", "?"))
+        return f"{base}+{self.digest[:12]}" if self.digest else base
 
     def probabilities(self, rows: Matrix) -> Matrix:
         """One row of (fold, check_call, bet_raise) probabilities per input row."""
@@ -58,13 +66,16 @@ class HonestModel:
 def load_model(npz_path: Path, manifest_path: Path) -> HonestModel:
     try:
         manifest = json.loads(manifest_path.read_text())
-        with np.load(npz_path, allow_pickle=False) as arrays:
+        raw = npz_path.read_bytes()
+        with np.load(io.BytesIO(raw), allow_pickle=False) as arrays:
             layers = int(arrays["layers"])
+            if not 1 <= layers <= MAX_LAYERS:
+                raise ValueError(f"{layers} layers")
             weights = tuple(np.asarray(arrays[f"w{k}"], dtype=np.float64) for k in range(layers))
             biases = tuple(np.asarray(arrays[f"b{k}"], dtype=np.float64) for k in range(layers))
             mean = np.asarray(arrays["mean"], dtype=np.float64)
             scale = np.asarray(arrays["scale"], dtype=np.float64)
-    except (OSError, KeyError, ValueError) as exc:
+    except (OSError, KeyError, ValueError, TypeError) as exc:
         raise PlayModelError(f"cannot load play model {npz_path}: {exc}") from exc
     if not isinstance(manifest, dict):
         raise PlayModelError(f"play model manifest {manifest_path} is not a JSON object")
@@ -73,6 +84,8 @@ def load_model(npz_path: Path, manifest_path: Path) -> HonestModel:
     if tuple(manifest.get("classes", ())) != CHOICES:
         raise PlayModelError(f"play model {npz_path} predicts other classes")
     width = len(FEATURE_NAMES)
+    if any(w.ndim != 2 for w in weights):
+        raise PlayModelError(f"play model {npz_path}: weights must be matrices")
     shapes_ok = mean.shape == (width,) and scale.shape == (width,) and weights[0].shape[0] == width
     for w_in, w_out in itertools.pairwise(weights):
         shapes_ok = shapes_ok and w_in.shape[1] == w_out.shape[0]
@@ -82,12 +95,29 @@ def load_model(npz_path: Path, manifest_path: Path) -> HonestModel:
     )
     if not shapes_ok:
         raise PlayModelError(f"play model {npz_path}: array shapes do not fit together")
-    return HonestModel(mean, np.where(scale > 0, scale, 1.0), weights, biases, manifest)
+    scale = np.where(scale > 0, scale, 1.0)
+    digest = hashlib.sha256(raw).hexdigest()
+    return HonestModel(mean, scale, weights, biases, manifest, digest)
+
+
+def model_at(model_dir: str = "") -> HonestModel:
+    """The model in `model_dir` (the one shipped with railbird when empty), loaded once per
+    version of its files: `railbird train-play` writing into the same directory is seen by the
+    next build or reload, as it is by a restarted worker."""
+    if not model_dir:
+        return _model_at("", None)
+    try:
+        stamp = tuple(
+            (f.stat().st_mtime_ns, f.stat().st_size)
+            for f in (Path(model_dir) / "honest_play.npz", Path(model_dir) / "honest_play.json")
+        )
+    except OSError as exc:
+        raise PlayModelError(f"cannot load play model {model_dir}: {exc}") from exc
+    return _model_at(model_dir, stamp)
 
 
 @lru_cache(maxsize=4)
-def model_at(model_dir: str = "") -> HonestModel:
-    """The model in `model_dir` (the one shipped with railbird when empty), loaded once."""
+def _model_at(model_dir: str, stamp: object) -> HonestModel:
     if model_dir:
         base = Path(model_dir)
         return load_model(base / "honest_play.npz", base / "honest_play.json")

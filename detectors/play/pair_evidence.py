@@ -32,13 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from railbird.detectors.events import HandEvent
-from railbird.detectors.play.decisions import (
-    AGGRESSIVE,
-    FOLD,
-    HEAD_BOUNTY_RATIO,
-    HEAD_SHORT_BB,
-    Decision,
-)
+from railbird.detectors.play.decisions import AGGRESSIVE, FOLD, Decision, bounty_heads
 from railbird.detectors.play.honest_model import HonestModel
 from railbird.detectors.play.residuals import (
     Residual,
@@ -308,21 +302,6 @@ def _mad(values: list[float]) -> float:
     return spread if spread > 1e-6 else 1.0
 
 
-def bounty_heads(hand: HandEvent) -> frozenset[str]:
-    """The players worth hunting in this hand: a bounty well above the table's median, or a
-    stack short enough to bust. A team plays for one of them."""
-    bounties = [s.bounty for s in hand.seats if s.bounty]
-    if not bounties:
-        return frozenset()
-    scale = statistics.median(bounties)
-    short = HEAD_SHORT_BB * max(1, hand.big_blind)
-    return frozenset(
-        s.player_id
-        for s in hand.seats
-        if (s.bounty or 0) >= HEAD_BOUNTY_RATIO * scale or s.stack < short
-    )
-
-
 def _keep_hand(
     record: PairRecord, hand_id: str, weight: float, others: set[str], heads: frozenset[str]
 ) -> None:
@@ -349,7 +328,7 @@ def _keep_move(record: PairRecord, move: Move) -> None:
 
 
 def describe_move(move: Move) -> str:
-    """ "p-7 check_call with QsQd on the flop (the model gave it 8%) in h-12" """
+    """ "p-7 checked or called with QsQd on the flop (honest play does that 8%) in h-12" """
     street = ("preflop", "on the flop", "on the turn", "on the river")[min(move.street, 3)]
     action = ("folded", "checked or called", "bet or raised")[move.choice]
     return (

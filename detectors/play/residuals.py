@@ -9,6 +9,7 @@ thought impossible cannot outweigh a day of play.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,7 +45,7 @@ def score_hand(hand: HandEvent, styles: dict[str, Style], model: HonestModel) ->
     """The hand's decisions with known hole cards, scored; styles are read, not updated."""
     seen = {s.player_id: styles[s.player_id].features() for s in hand.seats
             if s.player_id in styles}  # fmt: skip
-    reading = read_hand(hand, seen)
+    reading = read_hand(hand, seen, complete_history=True)  # the operator's stream
     known = [d for d in reading.decisions if d.features is not None]
     scored = ScoredHand(reading)
     if not known:
@@ -101,6 +102,6 @@ class RunningMeans:
         total[0] += value
         total[1] += 1
 
-    def forget(self, players: set[str]) -> None:
+    def forget(self, players: AbstractSet[str]) -> None:
         for key in [k for k in self.sums if k[0] in players]:
             del self.sums[key]

@@ -60,7 +60,9 @@ def read_hands(path: Path) -> Iterator[HandEvent]:
             try:
                 event = event_from_dict(orjson.loads(line))
             except (ValueError, TypeError) as exc:
-                log.warning("%s:%d: skipped (%s)", path, number, str(exc)[:200])
+                # The error's type and where, never its text: validation errors repeat the
+                # input (player ids, cards).
+                log.warning("%s:%d: skipped (%s)", path, number, type(exc).__name__)
                 continue
             if isinstance(event, HandEvent):
                 yield event

@@ -270,13 +270,57 @@ def _scored(pair: tuple[str, str], score: float, spots: float) -> PairScore:
         (((3.0, 2.0), (3.0, 2.0)), None),  # together short of the trio's line
     ],
 )
+@pytest.mark.parametrize("stale", [False, True])
 def test_a_team_of_three_spreads_its_moves_over_three_pairs(
-    stub_dir: str, with_c: tuple[tuple[float, float], tuple[float, float]], third: str | None
+    stub_dir: str,
+    monkeypatch: pytest.MonkeyPatch,
+    with_c: tuple[tuple[float, float], tuple[float, float]],
+    third: str | None,
+    stale: bool,
 ) -> None:
+    """The pairs' scores now decide, whatever their records last said: the ledger's `score`
+    is replaced by the scores each case needs (building hands that give exact robust z's
+    against a reference is not what this test is about). `stale`: the records' last scores
+    were high, as before a refresh moved the reference; they still pick the candidates only."""
     det = detector(stub_dir, trio_pair=5.0, trio_threshold=10.0, min_spots=1.0)
     trn = TournamentPlay()
+    now: dict[tuple[str, str], PairScore] = {}
     for (score, spots), pair in zip(with_c, (("p-a", "p-c"), ("p-b", "p-c")), strict=True):
-        trn.ledger.pairs[pair] = PairRecord(shared=80, combined=score, robust_spots=spots)
+        cached = 9.0 if stale else score
+        trn.ledger.pairs[pair] = PairRecord(shared=80, combined=cached, robust_spots=spots)
+        now[pair] = _scored(pair, score, spots)
     trn.ledger.pairs[("p-a", "p-b")] = PairRecord(shared=80)
     trn.ledger.pairs[("p-a", "p-d")] = PairRecord(shared=80, combined=9.0, robust_spots=3.0)
+    now[("p-a", "p-d")] = _scored(("p-a", "p-d"), 9.0, 3.0)
+    now[("p-b", "p-d")] = _scored(("p-b", "p-d"), 0.0, 0.0)
+    monkeypatch.setattr(PlayLedger, "score", lambda _self, pair: now[pair])
     assert det._third(trn, ("p-a", "p-b"), _scored(("p-a", "p-b"), 7.5, 2.0)) == third
+
+
+def test_busted_players_are_forgotten_and_a_re_entry_is_not(stub_dir: str) -> None:
+    """A tournament's state shrinks as its field does: a player knocked out, never dealt again,
+    leaves the ledger at the next refresh with every pair of theirs. One who is dealt again
+    (a re-entry) is kept."""
+    det = detector(stub_dir)
+    hands = day(team_every=None, hands=25)
+    out, back = ORDER[2], ORDER[3]
+
+    def without(event: HandEvent, player: str) -> HandEvent:
+        data = event.model_dump(mode="json")
+        data["seats"] = [s for s in data["seats"] if s["player_id"] != player]
+        data["actions"] = [a for a in data["actions"] if a["player_id"] != player]
+        return HandEvent.model_validate(data)
+
+    busting = hands[3].model_dump(mode="json")
+    busting["eliminated"] = [{"player_id": out, "by": [ORDER[0]]}, {"player_id": back, "by": []}]
+    stream = [*hands[:3], HandEvent.model_validate(busting), *(without(h, out) for h in hands[4:])]
+    state = TtlState()
+    for event in stream:
+        state.advance(event.time)
+        det.detect(event, state)
+    play = state.get(("trn-1", "bounty_play"))
+    assert isinstance(play, TournamentPlay)
+    assert not any(out in pair for pair in play.ledger.pairs)
+    assert out not in play.ledger.styles
+    assert any(back in pair for pair in play.ledger.pairs)  # dealt again: re-entered
+    assert play.knockouts[out] == [ORDER[0]]  # who knocked out whom stays

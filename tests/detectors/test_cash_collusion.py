@@ -158,3 +158,36 @@ def test_an_honest_table_flags_nothing(stub_dir: str, seed: int) -> None:
 def test_tournament_hands_are_not_read(stub_dir: str) -> None:
     hands = [h.model_copy(update={"tournament_id": "trn-1"}) for h in table_day("dump")]
     assert run(CashCollusion(model_dir=stub_dir), hands) == []
+
+
+def test_a_pair_forgotten_while_away_starts_again(stub_dir: str) -> None:
+    """Players idle past `idle` are pruned with their pairs; what the detector kept about those
+    pairs (a half-run confirmation, a flag) goes too, so a pair that meets again is judged
+    afresh and the table's memory stays bounded however long it runs."""
+    det = CashCollusion(model_dir=stub_dir)
+    rng = random.Random(3)
+    state = TtlState()
+    first = heads_up_hand(0, rng, None, ("p-d", "p-r"))
+    state.advance(first.time)
+    det.detect(first, state)
+    table = state.get(("t-1", "cash_play"))
+    assert table is not None
+    table.above_since[("p-d", "p-r")] = 40
+    table.flagged[("p-d", "p-r")] = "chip_dumping"
+    others = heads_up_hand(0, rng, None, ("p-s", "p-u")).model_dump(mode="json")
+    away = ("p-d", "p-r")
+    later = HandEvent.model_validate(
+        {
+            **others,
+            "hand_id": "h-later",
+            "seats": [s for s in others["seats"] if s["player_id"] not in away],
+            "actions": [a for a in others["actions"] if a["player_id"] not in away],
+            "started_at": (first.started_at + det.idle * 2).isoformat(),
+            "ended_at": (first.ended_at + det.idle * 2).isoformat(),
+        }
+    )
+    state.advance(later.time)
+    det.detect(later, state)
+    table = state.get(("t-1", "cash_play"))
+    assert ("p-d", "p-r") not in table.above_since and ("p-d", "p-r") not in table.flagged
+    assert not any("p-d" in pair for pair in table.ledger.pairs)

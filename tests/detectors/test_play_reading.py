@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,8 @@ from railbird.detectors.play.decisions import (
     FEATURE_NAMES,
     FOLD,
     PASSIVE,
+    _postflop_order,
+    bounty_heads,
     read_hand,
 )
 from railbird.detectors.play.hand_reading import (
@@ -37,7 +40,6 @@ from railbird.detectors.play.hand_reading import (
     preflop,
 )
 from railbird.detectors.play.honest_model import PlayModelError, load_model, model_at
-from railbird.detectors.play.pair_evidence import bounty_heads
 from railbird.detectors.play.style import PRIOR_STYLE, STYLE_FEATURES, Style
 from tests.builders import hand
 
@@ -202,6 +204,29 @@ def test_a_model_for_other_features_is_refused(tmp_path: Path) -> None:
     (tmp_path / "broken.npz").write_bytes(b"not an archive")
     with pytest.raises(PlayModelError, match="cannot load"):
         load_model(tmp_path / "broken.npz", tmp_path / "honest_play.json")
+    arrays = dict(np.load(shipped / "honest_play.npz", allow_pickle=False))
+    for layers in (0, 99):
+        np.savez(tmp_path / "layers.npz", **{**arrays, "layers": np.asarray(layers)})
+        with pytest.raises(PlayModelError, match="layers"):
+            load_model(tmp_path / "layers.npz", shipped / "honest_play.json")
+
+
+def test_a_model_retrained_into_its_directory_is_the_new_one(tmp_path: Path) -> None:
+    """`railbird train-play --out DIR` over a model in use: the next build or reload reads the
+    new weights (as a restarted worker would), and the evidence names which ones."""
+    shipped = Path(__file__).resolve().parents[2] / "detectors" / "play" / "models"
+    (tmp_path / "honest_play.json").write_bytes((shipped / "honest_play.json").read_bytes())
+    arrays = dict(np.load(shipped / "honest_play.npz", allow_pickle=False))
+    np.savez(tmp_path / "honest_play.npz", **arrays)
+    first = model_at(str(tmp_path))
+    assert model_at(str(tmp_path)) is first  # loaded once while the files stay as they are
+    arrays["b0"] = arrays["b0"] + 1.0
+    np.savez(tmp_path / "honest_play.npz", **arrays)
+    written = (tmp_path / "honest_play.npz").stat().st_mtime_ns + 1_000_000_000
+    os.utime(tmp_path / "honest_play.npz", ns=(written, written))  # a coarse clock's rewrite
+    second = model_at(str(tmp_path))
+    assert second is not first and second.version != first.version
+    assert second.version.startswith(str(first.manifest["version"]) + "+")
 
 
 def test_a_history_showing_only_the_showdown_gives_no_model_input() -> None:
@@ -232,6 +257,57 @@ def test_a_history_showing_only_the_showdown_gives_no_model_input() -> None:
     )
     assert all(d.features is not None for d in read_hand(heads_up, {}).decisions)
     assert all(d.features is None for d in read_hand(shown, {}).decisions)
+    # The operator's own stream knows every hand dealt: a heads-up showdown is read in full.
+    operator = read_hand(shown, {}, complete_history=True).decisions
+    assert operator and all(d.features is not None for d in operator)
+
+
+def test_a_hand_seating_one_player_twice_is_not_read() -> None:
+    seats = _seats({"p-1": 10_000, "p-2": 10_000})
+    seats.append({**seats[0], "seat": 3})
+    twice = hand(
+        "h-2",
+        start=0,
+        end=30,
+        seats=seats,
+        actions=[
+            {"street": "preflop", "player_id": "p-1", "action": "post_sb", "amount": 50},
+            {"street": "preflop", "player_id": "p-2", "action": "post_bb", "amount": 100},
+            {"street": "preflop", "player_id": "p-1", "action": "call", "amount": 50},
+        ],
+    )
+    reading = read_hand(twice, {}, complete_history=True)
+    assert reading.decisions == [] and reading.tallies == {}
+
+
+def test_an_unknown_action_is_neither_a_call_nor_a_raise() -> None:
+    """A platform action the reader does not know (a straddle, a sit-out mid-hand) moves its
+    chips but changes nobody's count of callers."""
+    event = hand(
+        "h-4",
+        start=0,
+        end=30,
+        seats=_seats({"p-1": 10_000, "p-2": 10_000, "p-3": 10_000, "p-4": 10_000}),
+        actions=[
+            {"street": "preflop", "player_id": "p-2", "action": "post_sb", "amount": 50},
+            {"street": "preflop", "player_id": "p-3", "action": "post_bb", "amount": 100},
+            {"street": "preflop", "player_id": "p-4", "action": "raise", "amount": 300, "to": 300},
+            {"street": "preflop", "player_id": "p-1", "action": "sit_out", "amount": 0},
+            {"street": "preflop", "player_id": "p-2", "action": "fold", "amount": 0},
+        ],
+    )
+    last = read_hand(event, {}, complete_history=True).decisions[-1]
+    assert last.player_id == "p-2" and last.features is not None
+    assert last.features[F["callers"]] == 0.0
+
+
+def test_acting_order_follows_the_button_whatever_the_seat_numbers() -> None:
+    seats = _seats({"p-1": 10_000, "p-2": 10_000, "p-3": 10_000, "p-4": 10_000})
+    for seat, number in zip(seats, (1, 2, 3, 66), strict=True):
+        seat["seat"] = number
+    event = hand("h-5", start=0, end=30, seats=seats, button_seat=3)
+    # left of the button first: seat 66, then 1, 2; the button (3) last
+    assert _postflop_order(event) == ["p-4", "p-1", "p-2", "p-3"]
 
 
 def test_bounty_heads_are_the_big_bounties_and_the_short_stacks() -> None:

@@ -28,7 +28,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("detectors/chat/advertising.py", '"45%" alone'): "an example of poker chat",
     ("detectors/ml/multilingual_training.py", "70% to fit, 10% to calibrate"): "the split",
     ("detectors/ml/multilingual_training.py", "threshold, 20%"): "the split",
-    ("detectors/play/pair_evidence.py", "(the model gave it 8%)"): "an example of evidence",
+    ("detectors/play/pair_evidence.py", "(honest play does that 8%)"): "an example of evidence",
     ("ingest/phh/importer.py", "2000-01-01"): "the date given to undated histories",
     ("sim/hand_clock.py", "~90% of decisions between"): "what the simulator's parameters mean",
     ("sim/structure.py", "rising about 20-25% a level"): "the simulated blind structure",
