@@ -31,7 +31,12 @@ from railbird.detectors.events import HandEvent
 from railbird.detectors.play.hand_rank import evaluate_cards
 from railbird.detectors.play.honest_model import HonestModel
 from railbird.detectors.play.pair_evidence import Move, Pair, pair_of
-from railbird.detectors.play.residuals import RunningMeans, learn_styles, score_hand
+from railbird.detectors.play.residuals import (
+    RunningMeans,
+    learn_styles,
+    score_hand,
+    withholds_cards,
+)
 from railbird.detectors.play.style import Style
 
 Z_CLIP = 6.0  # one direction's spot z is bounded
@@ -73,13 +78,15 @@ class HeadsUpScore:
 @dataclass(slots=True)
 class HeadsUpLedger:
     styles: dict[str, Style] = field(default_factory=dict)
+    public: bool = False  # the stream has withheld hole cards (`withholds_cards`)
     means: RunningMeans = field(default_factory=RunningMeans)
     pairs: dict[Pair, HeadsUpRecord] = field(default_factory=dict)
     last_seen: dict[str, datetime] = field(default_factory=dict)
 
     def read(self, hand: HandEvent, model: HonestModel) -> list[Pair]:
         """Add one finished hand; returns the pairs that met heads-up in it."""
-        scored = score_hand(hand, self.styles, model)
+        self.public = self.public or withholds_cards(hand)
+        scored = score_hand(hand, self.styles, model, complete_history=not self.public)
         holes = {s.player_id: s.hole_cards for s in hand.seats}
         per_player: dict[str, list[float]] = {}  # pid -> [A, VA]
         updates: list[tuple[str, str, float]] = []

@@ -39,6 +39,7 @@ from railbird.detectors.play.residuals import (
     RunningMeans,
     learn_styles,
     score_hand,
+    withholds_cards,
 )
 from railbird.detectors.play.style import Style
 
@@ -116,6 +117,7 @@ class PlayLedger:
     """One tournament's play: styles, spot averages, pairs."""
 
     styles: dict[str, Style] = field(default_factory=dict)
+    public: bool = False  # the stream has withheld hole cards (`withholds_cards`)
     # Cells "a0"/"a1" aggression pre/postflop, "c0"/"c1" continuation, and the spot names.
     means: RunningMeans = field(default_factory=RunningMeans)
     pairs: dict[Pair, PairRecord] = field(default_factory=dict)
@@ -128,7 +130,8 @@ class PlayLedger:
 
     def read(self, hand: HandEvent, model: HonestModel) -> list[Pair]:
         """Add one finished hand; returns the pairs dealt together in it."""
-        scored = score_hand(hand, self.styles, model)
+        self.public = self.public or withholds_cards(hand)
+        scored = score_hand(hand, self.styles, model, complete_history=not self.public)
         per_player: dict[str, list[float]] = {}  # pid -> [C, VC]
         updates: list[tuple[str, str, float]] = []
         holes = {s.player_id: "".join(s.hole_cards or ()) for s in hand.seats}

@@ -35,17 +35,27 @@ class Residual:
     expected: float  # the model's probability of what was done
 
 
+def withholds_cards(hand: HandEvent) -> bool:
+    """Whether a history withheld someone's hole cards: a public history, not the operator's.
+    A stream that has done so once is read as public from then on (its hands where every card
+    was shown are the showdown's sample, not the deal)."""
+    return any(not s.hole_cards for s in hand.seats)
+
+
 @dataclass(slots=True)
 class ScoredHand:
     reading: HandReading
     residuals: list[Residual] = field(default_factory=list)
 
 
-def score_hand(hand: HandEvent, styles: dict[str, Style], model: HonestModel) -> ScoredHand:
-    """The hand's decisions with known hole cards, scored; styles are read, not updated."""
+def score_hand(
+    hand: HandEvent, styles: dict[str, Style], model: HonestModel, complete_history: bool
+) -> ScoredHand:
+    """The hand's decisions with known hole cards, scored; styles are read, not updated.
+    `complete_history`: see `decisions.read_hand`."""
     seen = {s.player_id: styles[s.player_id].features() for s in hand.seats
             if s.player_id in styles}  # fmt: skip
-    reading = read_hand(hand, seen, complete_history=True)  # the operator's stream
+    reading = read_hand(hand, seen, complete_history)
     known = [d for d in reading.decisions if d.features is not None]
     scored = ScoredHand(reading)
     if not known:

@@ -40,6 +40,7 @@ from railbird.detectors.play.hand_reading import (
     preflop,
 )
 from railbird.detectors.play.honest_model import PlayModelError, load_model, model_at
+from railbird.detectors.play.pair_evidence import PlayLedger
 from railbird.detectors.play.style import PRIOR_STYLE, STYLE_FEATURES, Style
 from tests.builders import hand
 
@@ -260,6 +261,27 @@ def test_a_history_showing_only_the_showdown_gives_no_model_input() -> None:
     # The operator's own stream knows every hand dealt: a heads-up showdown is read in full.
     operator = read_hand(shown, {}, complete_history=True).decisions
     assert operator and all(d.features is not None for d in operator)
+
+    # A stream is the operator's until it withholds someone's cards: then its hands where
+    # every card was shown are the showdown's sample (the real PHH hands are such a stream).
+    model = model_at()
+    operator_ledger, public_ledger = PlayLedger(), PlayLedger()
+    operator_ledger.read(shown, model)
+    withheld = HandEvent.model_validate(
+        {
+            **heads_up.model_dump(mode="json"),
+            "hand_id": "h-9",
+            "seats": [
+                {**seat, "hole_cards": None if seat["player_id"] == "p-4" else seat["hole_cards"]}
+                for seat in heads_up.model_dump(mode="json")["seats"]
+            ],
+        }
+    )
+    public_ledger.read(withheld, model)
+    public_ledger.read(shown, model)
+    assert not operator_ledger.public and public_ledger.public
+    assert any(operator_ledger.pairs[("p-1", "p-4")].spots)  # their decisions were read
+    assert not any(public_ledger.pairs[("p-1", "p-4")].spots)
 
 
 def test_a_hand_seating_one_player_twice_is_not_read() -> None:
