@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from railbird.detectors.play.hand_rank import CARD_CODE, evaluate
 from railbird.sim.config import SimConfig
 from railbird.sim.players import HonestPolicy, Player, passive_move, raise_move
+from railbird.sim.strength import percentile_table
 from railbird.sim.table_view import DecisionView, Move, Policy
 
 _RANK = {r: i for i, r in enumerate("23456789TJQKA")}
@@ -59,25 +60,7 @@ def _raw_score(high: int, low: int, suited: bool) -> float:
     return score + max(0.0, 0.06 - 0.02 * (high - low - 1))
 
 
-def _percentiles() -> dict[tuple[int, int, bool], float]:
-    """Each starting-hand class's share of the 1,326 holdings it beats or ties, by this
-    family's own ranking."""
-    classes = []
-    for high in range(13):
-        for low in range(high + 1):
-            for suited in (False, True) if high != low else (False,):
-                combos = 6 if high == low else (4 if suited else 12)
-                classes.append((_raw_score(high, low, suited), combos, (high, low, suited)))
-    classes.sort()
-    table: dict[tuple[int, int, bool], float] = {}
-    seen = 0
-    for _, combos, key in classes:
-        seen += combos
-        table[key] = seen / 1326
-    return table
-
-
-_PERCENTILE = _percentiles()
+_PERCENTILE = percentile_table(_raw_score)
 
 
 def preflop_score(hole: tuple[str, str]) -> float:

@@ -8,6 +8,7 @@ made-hand category plus draws onto [0, 1]. Good enough for believable play; not 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 from railbird.detectors.play.hand_rank import CARD_CODE, evaluate
 
@@ -26,13 +27,18 @@ def _chen(high: int, low: int, suited: bool) -> float:
     return score
 
 
-def _percentiles() -> dict[tuple[int, int, bool], float]:
+def percentile_table(
+    score: Callable[[int, int, bool], float],
+) -> dict[tuple[int, int, bool], float]:
+    """Each starting-hand class (high rank, low rank, suited) -> the share of the 1,326
+    holdings that `score` ranks at or below it: one ranking, whichever family of players
+    scores hands its own way."""
     classes: list[tuple[float, int, tuple[int, int, bool]]] = []
     for high in range(13):
         for low in range(high + 1):
             for suited in (False, True) if high != low else (False,):
                 combos = 6 if high == low else (4 if suited else 12)
-                classes.append((_chen(high, low, suited), combos, (high, low, suited)))
+                classes.append((score(high, low, suited), combos, (high, low, suited)))
     classes.sort()
     table: dict[tuple[int, int, bool], float] = {}
     seen = 0
@@ -42,7 +48,7 @@ def _percentiles() -> dict[tuple[int, int, bool], float]:
     return table
 
 
-_PREFLOP = _percentiles()
+_PREFLOP = percentile_table(_chen)
 
 
 def preflop(hole: tuple[str, str]) -> float:
