@@ -23,7 +23,7 @@ from fastapi.routing import APIRoute
 from pydantic import ValidationError
 
 from railbird.api.auth import KeyRing, Role
-from railbird.api.guards import App, Message, Receive, Scope, Send
+from railbird.api.guards import App, Receive, Scope, Send, replay_body
 from railbird.api.models import ChatCheckIn
 from railbird.api.routes_chat import answer
 from railbird.api.routes_chat import router as chat_router
@@ -55,7 +55,7 @@ class ChatCheckDirect:
         while True:
             message = await receive()
             if message["type"] != "http.request":
-                await self.app(scope, _replay(chunks, message, receive), send)
+                await self.app(scope, replay_body(chunks, message, receive), send)
                 return
             chunks.append(message.get("body", b""))
             if not message.get("more_body", False):
@@ -63,7 +63,7 @@ class ChatCheckDirect:
         raw = b"".join(chunks)
         body = self._well_formed(scope, raw)
         if body is None:
-            await self.app(scope, _replay(chunks, None, receive), send)
+            await self.app(scope, replay_body(chunks, None, receive), send)
             return
         app: Any = scope["app"]
         scope["route"] = self._route
@@ -99,20 +99,3 @@ class ChatCheckDirect:
             return ChatCheckIn.model_validate_json(raw)
         except ValidationError:
             return None
-
-
-def _replay(chunks: list[bytes], last: Message | None, then: Receive) -> Receive:
-    """The body read so far in one message (or `last`, the message that ended the read), then
-    whatever the server sends next."""
-    sent = False
-
-    async def receive() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            if last is not None:
-                return last
-            return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-        return await then()
-
-    return receive

@@ -62,7 +62,7 @@ class RequestGuard:
         while True:
             message = await receive()
             if message["type"] != "http.request":
-                await self.app(scope, _replay([], message, receive), send)  # a disconnect
+                await self.app(scope, replay_body([], message, receive), send)  # a disconnect
                 return
             chunk = message.get("body", b"")
             received += len(chunk)
@@ -78,7 +78,7 @@ class RequestGuard:
             except (DuplicateKeyError, NestedTooDeepError) as exc:
                 await _problem(send, 400, "Bad Request", str(exc), path)
                 return
-        await self.app(scope, _replay(chunks, None, receive), send)
+        await self.app(scope, replay_body(chunks, None, receive), send)
 
     def _too_large(self) -> str:
         return f"request body over {self.max_body:,} bytes"
@@ -110,7 +110,7 @@ async def _problem(
     await send({"type": "http.response.body", "body": body})
 
 
-def _replay(chunks: list[bytes], last: Message | None, then: Receive) -> Receive:
+def replay_body(chunks: list[bytes], last: Message | None, then: Receive) -> Receive:
     """A `receive` that gives the body read so far in one message (or `last`, the message
     that ended the read), then whatever the server sends next (a disconnect, when it comes)."""
     sent = False
